@@ -1,0 +1,9 @@
+// Exit codes, documented in the README. Scripts can tell "no answer" causes apart.
+export const exitCodes = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  input: 3,
+  notFound: 4,
+  cluster: 5,
+} as const;

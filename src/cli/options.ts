@@ -1,0 +1,41 @@
+// The command line: kubectl's conventions (-n, -o, --kubeconfig...), with examples in --help.
+import { Command, Option } from 'commander';
+
+export interface CliOptions {
+  namespace?: string;
+  fromDump?: string;
+  output: 'human' | 'wide' | 'json' | 'yaml';
+  color: 'auto' | 'always' | 'never';
+}
+
+const examples = `
+Examples:
+  # Why is pod web-0 in namespace shop pending?
+  kubectl why-pending web-0 -n shop
+
+  # Diagnose the pending pods of a Deployment (or rs/, sts/, ds/, job/, cronjob/)
+  kubectl why-pending deploy/web -n shop
+
+  # Diagnose from a dump someone shared, without cluster access
+  kubectl get nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,jobs,limitranges,resourcequotas,priorityclasses -A -o yaml > case.yaml
+  kubectl why-pending web-0 -n shop --from-dump case.yaml
+
+  # Machine-readable diagnosis
+  kubectl why-pending web-0 -n shop --from-dump case.yaml -o json
+
+Exit codes: 0 diagnosis printed, 1 internal error, 2 usage error, 3 unreadable input,
+4 pod or owner not found, 5 cluster unreachable or access denied.`;
+
+export function buildProgram(): Command {
+  return new Command('kubectl why-pending')
+    .description('Explain, node by node, why a Pod is stuck in Pending.')
+    .argument('<name>', 'pod name, or an owner as kind/name (deploy/web, rs/web-7d9, sts/db, ds/agent, job/x, cronjob/y)')
+    .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
+    .option('--from-dump <path>', "read a dump (kubectl get ... -o yaml|json, a directory, or '-' for stdin) instead of a cluster")
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['human', 'wide', 'json', 'yaml']).default('human'))
+    .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))
+    .addHelpText('after', examples)
+    .showSuggestionAfterError(true)
+    .allowExcessArguments(false)
+    .exitOverride();
+}

@@ -1,0 +1,120 @@
+// The scheduler's own words, and whether our per-node verdicts tell the same story. The
+// scheduler's message counts reasons ("2 Insufficient cpu, 1 node(s) had untolerated
+// taint(s)"): one per node per failing plugin, one per resource for NodeResourcesFit. We tally
+// our first failing plugin per node the same way and compare the tallies.
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ClusterEvent } from '../snapshot/types.js';
+import type { Reason } from './model.js';
+import type { NodeVerdict } from './diagnosis.js';
+import { parseSchedulerMessage, type ParsedSchedulerMessage } from './scheduler-message/index.js';
+
+export type LikelyCause =
+  | 'clusterChanged'
+  | 'nodeCountDiffers'
+  | 'unknownWording'
+  | 'truncatedEvent'
+  | 'nonDefaultScheduler'
+  | 'partialData';
+
+export interface TallyDifference {
+  key: string;
+  scheduler: number;
+  engine: number;
+}
+
+export interface Agreement {
+  /** The scheduler's latest word: the PodScheduled condition when present (never truncated), else the event. */
+  message?: string;
+  source: 'condition' | 'event' | 'none';
+  conditionReason?: string;
+  /** When the text came from an event that was cut at 1 KiB. */
+  truncated: boolean;
+  parsed?: ParsedSchedulerMessage;
+  /** null when there is nothing to compare (no message, or a stage where the scheduler did not judge nodes). */
+  agrees: boolean | null;
+  schedulerTally: Record<string, number>;
+  engineTally: Record<string, number>;
+  differences: TallyDifference[];
+  likelyCauses: LikelyCause[];
+}
+
+export function schedulerWords(pod: V1Pod | undefined, podEvents: ClusterEvent[]): Pick<Agreement, 'message' | 'source' | 'conditionReason' | 'truncated'> {
+  const condition = pod?.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+  const event = [...podEvents].reverse().find((e) => e.reason === 'FailedScheduling');
+  if (condition?.message) {
+    return { message: condition.message, source: 'condition', conditionReason: condition.reason ?? '', truncated: false };
+  }
+  if (event) {
+    return { message: event.message, source: 'event', truncated: parseSchedulerMessage(event.message).truncated };
+  }
+  return { source: 'none', truncated: false, ...(condition?.reason ? { conditionReason: condition.reason } : {}) };
+}
+
+/** How one reason shows in the scheduler's counts. */
+export function tallyKey(reason: { plugin?: string; detail?: unknown }): string {
+  const detail = reason.detail as { kind?: string; resource?: string } | undefined;
+  if (reason.plugin === 'NodeResourcesFit' && detail?.resource) {
+    return detail.resource === 'pods' ? 'NodeResourcesFit: Too many pods' : `NodeResourcesFit: Insufficient ${detail.resource}`;
+  }
+  return reason.plugin ?? '?';
+}
+
+function engineTally(nodes: NodeVerdict[], preFilter: Reason[]): Record<string, number> {
+  const tally: Record<string, number> = {};
+  if (preFilter[0]) {
+    tally[tallyKey(preFilter[0])] = nodes.length;
+    return tally;
+  }
+  for (const node of nodes) {
+    const first = node.reasons[0];
+    if (!first) continue;
+    const keys = new Set(node.reasons.filter((r) => r.plugin === first.plugin).map((r) => tallyKey(r)));
+    for (const key of keys) tally[key] = (tally[key] ?? 0) + 1;
+  }
+  return tally;
+}
+
+function schedulerTally(parsed: ParsedSchedulerMessage, nodeCount: number): Record<string, number> {
+  const tally: Record<string, number> = {};
+  if (parsed.kind === 'preFilter') {
+    tally[parsed.preFilterReason?.plugin ?? '?'] = parsed.totalNodes ?? nodeCount;
+    return tally;
+  }
+  // v1.20-21 printed a generic inter-pod affinity reason beside the specific one: count once.
+  for (const reason of parsed.reasons.filter((r) => !r.companion)) {
+    const resource = reason.detail?.['resource'];
+    const key = reason.plugin === 'NodeResourcesFit' ? tallyKey({ plugin: reason.plugin, detail: { resource: resource ?? (/Too many pods/.test(reason.text) ? 'pods' : undefined) } }) : (reason.plugin ?? `? ${reason.text}`);
+    tally[key] = (tally[key] ?? 0) + reason.count;
+  }
+  return tally;
+}
+
+export function compareWithScheduler(
+  words: Pick<Agreement, 'message' | 'source' | 'conditionReason' | 'truncated'>,
+  nodes: NodeVerdict[],
+  preFilter: Reason[],
+  judged: boolean,
+  partial: boolean,
+): Agreement {
+  const ours = engineTally(nodes, preFilter);
+  const base: Agreement = { ...words, agrees: null, schedulerTally: {}, engineTally: ours, differences: [], likelyCauses: [] };
+  if (!words.message || !judged) return base;
+  const parsed = parseSchedulerMessage(words.message);
+  if (parsed.kind !== 'nodeCounts' && parsed.kind !== 'preFilter') return { ...base, parsed };
+  const theirs = schedulerTally(parsed, nodes.length);
+  const keys = [...new Set([...Object.keys(theirs), ...Object.keys(ours)])].sort();
+  // A truncated event lists only the first reasons: compare only what it kept.
+  const compared = parsed.truncated ? keys.filter((k) => k in theirs) : keys;
+  const differences = compared
+    .map((key) => ({ key, scheduler: theirs[key] ?? 0, engine: ours[key] ?? 0 }))
+    .filter((d) => d.scheduler !== d.engine);
+  const likelyCauses: LikelyCause[] = [];
+  if (differences.length > 0) {
+    if (parsed.totalNodes !== undefined && parsed.totalNodes !== nodes.length) likelyCauses.push('nodeCountDiffers');
+    if (parsed.unknownReasons.length > 0) likelyCauses.push('unknownWording');
+    if (partial) likelyCauses.push('partialData');
+    likelyCauses.push('clusterChanged');
+  }
+  if (parsed.truncated) likelyCauses.push('truncatedEvent');
+  return { ...base, parsed, schedulerTally: theirs, differences, agrees: differences.length === 0, likelyCauses };
+}

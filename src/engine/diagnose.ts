@@ -1,0 +1,109 @@
+// The engine's entry point: snapshot + query -> diagnosis. Pure: no I/O, no clock.
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Snapshot } from '../snapshot/types.js';
+import { compareWithScheduler, schedulerWords } from './agreement.js';
+import type { Diagnosis, Note, PodSummary, StageDetail } from './diagnosis.js';
+import { eventsAbout, type ObjectRef } from './events.js';
+import { buildContext } from './facts.js';
+import { judge, type Judgement } from './judge.js';
+import { ownerChain } from './owners.js';
+import type { PluginName } from './plugins.js';
+import { decideStage } from './stage.js';
+import { resolve, type Query } from './target.js';
+
+export type Outcome =
+  | { kind: 'diagnosis'; diagnosis: Diagnosis }
+  | { kind: 'notFound'; query: Query; what: string; suggestions: string[] };
+
+// Stages in which replaying the filters says something useful about nodes.
+const judgedStages = new Set(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
+
+export function diagnose(snapshot: Snapshot, query: Query): Outcome {
+  const found = resolve(snapshot, query);
+  switch (found.found) {
+    case 'nothing':
+      return { kind: 'notFound', query, what: found.kind, suggestions: found.suggestions };
+    case 'admissionRejected':
+      return { kind: 'diagnosis', diagnosis: withoutPod(snapshot, query, found.owner, { stage: 'AdmissionRejected', owner: found.owner, failures: found.failures }) };
+    case 'ownerWithoutPods':
+      return {
+        kind: 'diagnosis',
+        diagnosis: withoutPod(snapshot, query, found.owner, { stage: 'NotPending', phase: 'NoPods', reason: 'OwnerHasNoPods' }),
+      };
+    case 'pod': {
+      const notes: Note[] = [];
+      if (found.resolvedFrom) notes.push({ kind: 'resolvedFromOwner', data: { owner: found.resolvedFrom } });
+      if (found.otherPending.length > 0) notes.push({ kind: 'otherPendingPods', data: { pods: found.otherPending } });
+      return { kind: 'diagnosis', diagnosis: diagnosePod(snapshot, found.pod, notes) };
+    }
+  }
+}
+
+function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary {
+  return {
+    namespace: pod.metadata?.namespace ?? 'default',
+    name: pod.metadata?.name ?? '',
+    ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}),
+    phase: pod.status?.phase ?? 'Pending',
+    ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+    ...(pod.status?.nominatedNodeName ? { nominatedNodeName: pod.status.nominatedNodeName } : {}),
+    schedulerName: pod.spec?.schedulerName || 'default-scheduler',
+    ...(pod.spec?.priority !== undefined ? { priority: pod.spec.priority } : {}),
+    owners,
+  };
+}
+
+function diagnosePod(snapshot: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
+  const summary = summarize(pod, ownerChain(snapshot, pod));
+  const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
+  const ownerEvents = summary.owners.flatMap((owner) => eventsAbout(snapshot, owner).filter((e) => e.type === 'Warning'));
+  const stageDetail = decideStage(snapshot, pod, podEvents);
+  const ctx = buildContext(snapshot, pod);
+  const judgement: Judgement = judgedStages.has(stageDetail.stage) ? judge(ctx) : { preFilter: [], nodes: [] };
+  const fitting = judgement.nodes.filter((n) => n.fits).length;
+  const byFirstPlugin: Partial<Record<PluginName, number>> = {};
+  for (const node of judgement.nodes) {
+    const first = node.reasons[0];
+    if (first) byFirstPlugin[first.plugin] = (byFirstPlugin[first.plugin] ?? 0) + 1;
+  }
+  if (judgement.nodes.length > 0 && judgement.nodes.every((n) => n.reasons.some((r) => r.detail.kind === 'insufficientResource' && r.detail.exceedsAllocatable))) {
+    notes.push({ kind: 'requestExceedsEveryNode', data: {} });
+  }
+  if (ctx.nodes.length === 0 && judgedStages.has(stageDetail.stage)) notes.push({ kind: 'noNodes', data: {} });
+  const partial = snapshot.gaps.length > 0;
+  const schedulerJudged = stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending';
+  const scheduler = compareWithScheduler(schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
+  return {
+    apiVersion: 'whypending/v1',
+    kind: 'Diagnosis',
+    pod: summary,
+    stage: stageDetail.stage,
+    stageDetail,
+    requests: ctx.pod.requests,
+    preFilter: judgement.preFilter,
+    nodes: judgement.nodes,
+    counts: { nodes: judgement.nodes.length, fitting, byFirstPlugin },
+    scheduler,
+    ownerEvents,
+    notes,
+    gaps: snapshot.gaps,
+  };
+}
+
+function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDetail: StageDetail): Diagnosis {
+  const ownerEvents = eventsAbout(snapshot, owner);
+  return {
+    apiVersion: 'whypending/v1',
+    kind: 'Diagnosis',
+    pod: { namespace: query.namespace, name: query.name, schedulerName: 'default-scheduler', owners: [owner] },
+    stage: stageDetail.stage,
+    stageDetail,
+    preFilter: [],
+    nodes: [],
+    counts: { nodes: snapshot.objects.nodes.length, fitting: 0, byFirstPlugin: {} },
+    scheduler: { source: 'none', truncated: false, agrees: null, schedulerTally: {}, engineTally: {}, differences: [], likelyCauses: [] },
+    ownerEvents,
+    notes: [],
+    gaps: snapshot.gaps,
+  };
+}

@@ -1,0 +1,25 @@
+// Finding the events about one object. Events name their object by kind, namespace, name
+// and (usually) uid; a uid match is preferred, since a recreated object reuses its name.
+import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
+
+export interface ObjectRef {
+  kind: string;
+  namespace: string;
+  name: string;
+  uid?: string;
+}
+
+export function eventsAbout(snapshot: Snapshot, ref: ObjectRef): ClusterEvent[] {
+  return snapshot.objects.events
+    .filter((event) => {
+      const inv = event.involved;
+      if (inv.kind !== ref.kind || inv.name !== ref.name || inv.namespace !== ref.namespace) return false;
+      return !ref.uid || !inv.uid || inv.uid === ref.uid;
+    })
+    .sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+}
+
+export function latest(events: ClusterEvent[], reason: string): ClusterEvent | undefined {
+  const matching = events.filter((event) => event.reason === reason);
+  return matching[matching.length - 1];
+}

@@ -1,0 +1,68 @@
+// Builds the facts rules read: the pod's effective request, and for each node its
+// non-terminal pods and what they request (the scheduler's NodeInfo), computed once.
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { InputError } from '../errors.js';
+import type { Snapshot } from '../snapshot/types.js';
+import type { NodeFacts, PodFacts, RuleContext } from './model.js';
+import { QuantityError } from './quantity/index.js';
+import { addInto, toResourceList } from './resources/amounts.js';
+import { podRequests } from './resources/requests.js';
+
+export function isTerminal(pod: V1Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+export function podKey(pod: V1Pod): string {
+  return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+}
+
+// A quantity that does not parse is the input's fault: say which object holds it.
+function reading<T>(what: string, compute: () => T): T {
+  try {
+    return compute();
+  } catch (error) {
+    if (error instanceof QuantityError) throw new InputError(`${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+export function podFacts(pod: V1Pod): PodFacts {
+  return {
+    pod,
+    namespace: pod.metadata?.namespace ?? 'default',
+    name: pod.metadata?.name ?? '',
+    requests: reading(`pod ${podKey(pod)} resources`, () => podRequests(pod)),
+  };
+}
+
+export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
+  const requested = {};
+  for (const pod of boundPods) addInto(requested, reading(`pod ${podKey(pod)} resources`, () => podRequests(pod).total));
+  const name = node.metadata?.name ?? '';
+  return {
+    node,
+    name,
+    labels: node.metadata?.labels ?? {},
+    pods: boundPods,
+    requested,
+    allocatable: reading(`node ${name} status.allocatable`, () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
+  };
+}
+
+export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
+  const targetKey = podKey(target);
+  const byNode = new Map<string, V1Pod[]>();
+  for (const pod of snapshot.objects.pods) {
+    const nodeName = pod.spec?.nodeName;
+    if (!nodeName || isTerminal(pod) || podKey(pod) === targetKey) continue;
+    const list = byNode.get(nodeName) ?? [];
+    list.push(pod);
+    byNode.set(nodeName, list);
+  }
+  return {
+    snapshot,
+    pod: podFacts(target),
+    nodes: snapshot.objects.nodes.map((node) => nodeFacts(node, byNode.get(node.metadata?.name ?? '') ?? [])),
+  };
+}

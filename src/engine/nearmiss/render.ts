@@ -1,0 +1,136 @@
+// Turns a TextDiff into what a person can read: the two strings one above the other with a
+// caret under each differing column, and one sentence per difference.
+import { classifyOps, normalizationForm, unmatchedKind, type ClassifiedOp, type TextDiff } from './compare.js';
+import { displayWidth, lookAlikeOf, type CodePointInfo } from './unicode.js';
+
+const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
+const green = (s: string) => `\u001b[32m${s}\u001b[39m`;
+
+// Invisible characters get a placeholder so they take up columns; a plain space is only left
+// raw where both sides have it, because a differing space would otherwise look like nothing.
+function cell(info: CodePointInfo | undefined, same: boolean): string {
+  if (!info) return '';
+  return info.visible || (same && info.char === ' ') ? info.char : `⟨${info.codePoint}⟩`;
+}
+
+/** Three lines: the pod's value, the node's value, and `^` under each differing column. */
+export function renderAligned(diff: TextDiff, opts: { color: boolean }): string[] {
+  let wanted = '';
+  let actual = '';
+  let marks = '';
+  for (const o of diff.ops) {
+    const same = o.op === 'same';
+    const w = cell(o.wanted, same);
+    const a = cell(o.actual, same);
+    const width = Math.max(displayWidth(w), displayWidth(a), 1);
+    // Padding is computed on the bare text and added outside the colour codes.
+    wanted += (opts.color && !same && w ? red(w) : w) + ' '.repeat(width - displayWidth(w));
+    actual += (opts.color && !same && a ? green(a) : a) + ' '.repeat(width - displayWidth(a));
+    marks += (same ? ' ' : '^').repeat(width);
+  }
+  return [wanted.trimEnd(), actual.trimEnd(), marks.trimEnd()];
+}
+
+const named = (i: CodePointInfo) => (i.name ? `${i.codePoint} ${i.name}` : i.codePoint);
+const shown = (i: CodePointInfo) => (i.visible ? `"${i.char}"` : named(i));
+const SIDE = { wanted: "pod's", actual: "node's" } as const;
+const WHITESPACE_WORDS: Record<string, string> = { ' ': 'space', '\t': 'tab', '\n': 'line feed', '\r': 'carriage return' };
+
+function at(o: ClassifiedOp): string {
+  return o.wantedPos === o.actualPos ? `at position ${o.wantedPos}` : `at position ${o.wantedPos} (${o.actualPos} on the node)`;
+}
+
+// One note per (column, side) for the kinds that belong to a single character.
+function sideNotes(o: ClassifiedOp, side: 'wanted' | 'actual'): string[] {
+  const info = o[side];
+  if (!info) return [];
+  const pos = side === 'wanted' ? o.wantedPos : o.actualPos;
+  const kind = unmatchedKind(info.char, side === 'wanted' ? o.wantedEdge : o.actualEdge);
+  const notes: string[] = [];
+  const latin = lookAlikeOf(info.char);
+  if (o.kinds.includes('lookAlike') && latin !== undefined) {
+    const script = /^[a-z]$/i.test(latin) ? 'Latin' : 'ASCII';
+    notes.push(`"${info.char}" is ${named(info)}, looks like ${script} "${latin}" (${SIDE[side]} side, position ${pos})`);
+  }
+  // A changed NBSP is described as a pair below, next to the space it replaced.
+  if (!o.kinds.includes(kind) || (kind === 'nonBreakingSpace' && o.op === 'changed')) return notes;
+  if (kind === 'leadingWhitespace' || kind === 'trailingWhitespace') {
+    const where = kind === 'leadingWhitespace' ? 'leading' : 'trailing';
+    const word = WHITESPACE_WORDS[info.char];
+    notes.push(`${where} ${word ? `${word} ${info.codePoint}` : `white space ${named(info)}`} on the ${SIDE[side]} value`);
+  } else if (kind === 'invisibleCharacter' || kind === 'nonBreakingSpace') {
+    notes.push(`${named(info)} on the ${SIDE[side]} side at position ${pos}`);
+  } else if (kind === 'other' && o.op !== 'changed') {
+    notes.push(`${shown(info)} is in the ${SIDE[side]} value (position ${pos}) but not the ${side === 'wanted' ? "node's" : "pod's"}`);
+  }
+  return notes;
+}
+
+function columnNotes(o: ClassifiedOp): string[] {
+  const notes = [...sideNotes(o, 'wanted'), ...sideNotes(o, 'actual')];
+  if (o.op !== 'changed' || !o.wanted || !o.actual) return notes;
+  const pair = `${shown(o.wanted)} (wanted) vs ${shown(o.actual)} (node) ${at(o)}`;
+  if (o.kinds.includes('case')) notes.push(`letter case: ${pair}`);
+  if (o.kinds.includes('nonBreakingSpace')) notes.push(`non-breaking space: ${named(o.wanted)} (wanted) vs ${named(o.actual)} (node) ${at(o)}`);
+  if (o.kinds.includes('unicodeNormalization')) notes.push(`Unicode compatibility form: ${pair}`);
+  if (o.kinds.includes('other')) notes.push(`different character: ${pair}`);
+  return notes;
+}
+
+// A run of case-only changes or of plain extra characters reads better as one note:
+// "GPU" vs "gpu" at positions 11-13 rather than three notes about single letters.
+type RunKind = 'case' | 'missing' | 'extra';
+
+function runKind(o: ClassifiedOp): RunKind | undefined {
+  const plain = o.kinds.length === 1 && (o.wanted ?? o.actual)?.visible === true && (o.actual ?? o.wanted)?.visible === true;
+  if (!plain || o.op === 'same') return undefined;
+  if (o.op === 'changed') return o.kinds[0] === 'case' ? 'case' : undefined;
+  return o.kinds[0] === 'other' ? o.op : undefined;
+}
+
+function runNote(kind: RunKind, run: ClassifiedOp[]): string {
+  const first = run[0] as ClassifiedOp;
+  const last = run[run.length - 1] as ClassifiedOp;
+  const text = (side: 'wanted' | 'actual') => `"${run.map((o) => o[side]?.char ?? '').join('')}"`;
+  const span = (a?: number, b?: number) => (a === b ? `${a}` : `${a}-${b}`);
+  const plural = run.length > 1 ? 's' : '';
+  if (kind === 'missing') return `${text('wanted')} is in the pod's value (position${plural} ${span(first.wantedPos, last.wantedPos)}) but not the node's`;
+  if (kind === 'extra') return `${text('actual')} is in the node's value (position${plural} ${span(first.actualPos, last.actualPos)}) but not the pod's`;
+  const wanted = span(first.wantedPos, last.wantedPos);
+  const actual = span(first.actualPos, last.actualPos);
+  return `letter case: ${text('wanted')} (wanted) vs ${text('actual')} (node) at position${plural} ${wanted}${wanted === actual ? '' : ` (${actual} on the node)`}`;
+}
+
+/** Short plain-English notes, one per difference; positions are 1-based code points. */
+export function explainDiff(diff: TextDiff): string[] {
+  if (diff.equal) return [];
+  const ops = classifyOps(diff.ops);
+  const notes: string[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const o = ops[i] as ClassifiedOp;
+    const kind = runKind(o);
+    if (!kind) {
+      notes.push(...columnNotes(o));
+      continue;
+    }
+    const run = [o];
+    while (i + 1 < ops.length && runKind(ops[i + 1] as ClassifiedOp) === kind) run.push(ops[++i] as ClassifiedOp);
+    notes.push(runNote(kind, run));
+  }
+  const form = normalizationForm(diff.ops.map((o) => o.wanted?.char ?? '').join(''), diff.ops.map((o) => o.actual?.char ?? '').join(''));
+  if (form) notes.push(`the two values are equal after Unicode ${form} normalization`);
+  return collapseRepeats(notes);
+}
+
+// Three trailing spaces should be one note, not three identical lines.
+function collapseRepeats(notes: string[]): string[] {
+  const out: string[] = [];
+  let count = 0;
+  notes.forEach((note, i) => {
+    count++;
+    if (notes[i + 1] === note) return;
+    out.push(count > 1 ? `${note} (${count} times)` : note);
+    count = 0;
+  });
+  return out;
+}

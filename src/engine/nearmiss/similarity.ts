@@ -1,0 +1,41 @@
+// Ranks candidate strings so that the one the user most likely meant comes first. A value
+// that only differs cosmetically (case, white space, invisible or look-alike characters) is
+// almost certainly the intended one, so it must beat every candidate with a real typo.
+import { classifyOps, compareText, type TextDiff } from './compare.js';
+
+function directed(a: string, b: string): number {
+  const diff = compareText(a, b);
+  if (diff.equal) return 1;
+  const cosmetic = !diff.kinds.includes('other');
+  let distance = 0;
+  for (const o of classifyOps(diff.ops)) {
+    if (o.op !== 'same') distance += cosmetic || !o.kinds.includes('other') ? 0.5 : 1;
+  }
+  const longest = Math.max([...a].length, [...b].length);
+  const ratio = Math.min(distance / longest, 1);
+  // A typo scores 1 - distance/longest (at most 1 - 1/L for wanted length L, or 1 - 1/(L+1)
+  // when longer). Cosmetic distances are squeezed into (1 - 1/(2(L+1)), 1), above both bounds.
+  return cosmetic ? 1 - ratio / (2 * (longest + 1)) : 1 - ratio;
+}
+
+/** In [0, 1]; 1 only for identical strings. Symmetric. */
+export function similarity(a: string, b: string): number {
+  // The alignment breaks ties in one direction; taking the better of both makes it symmetric.
+  return Math.max(directed(a, b), directed(b, a));
+}
+
+export interface Nearest<T> {
+  item: T;
+  diff: TextDiff;
+  score: number;
+}
+
+/** The candidate most similar to `wanted`; the earliest one wins a tie. */
+export function nearest<T>(wanted: string, candidates: readonly T[], key: (t: T) => string): Nearest<T> | undefined {
+  let best: { item: T; score: number } | undefined;
+  for (const item of candidates) {
+    const score = similarity(wanted, key(item));
+    if (!best || score > best.score) best = { item, score };
+  }
+  return best && { item: best.item, score: best.score, diff: compareText(wanted, key(best.item)) };
+}

@@ -1,0 +1,187 @@
+// Character tables for near-miss explanations. Node ships no Unicode name database, so the
+// names we print come from these small tables: only characters that plausibly sneak into a
+// label or taint (pasted from a document, a chat, a spreadsheet) are worth naming.
+
+export interface CodePointInfo {
+  char: string;
+  /** `U+200B` style, at least four upper-case hex digits. */
+  codePoint: string;
+  name?: string;
+  /** False when printing the raw character would not show it (or would move the column). */
+  visible: boolean;
+}
+
+/** Format characters that render as nothing; the usual suspects of copy-and-paste. */
+const INVISIBLE_NAMES = new Map<number, string>([
+  [0x00ad, 'SOFT HYPHEN'],
+  [0x180e, 'MONGOLIAN VOWEL SEPARATOR'],
+  [0x200b, 'ZERO WIDTH SPACE'],
+  [0x200c, 'ZERO WIDTH NON-JOINER'],
+  [0x200d, 'ZERO WIDTH JOINER'],
+  [0x200e, 'LEFT-TO-RIGHT MARK'],
+  [0x200f, 'RIGHT-TO-LEFT MARK'],
+  [0x202a, 'LEFT-TO-RIGHT EMBEDDING'],
+  [0x202b, 'RIGHT-TO-LEFT EMBEDDING'],
+  [0x202c, 'POP DIRECTIONAL FORMATTING'],
+  [0x202d, 'LEFT-TO-RIGHT OVERRIDE'],
+  [0x202e, 'RIGHT-TO-LEFT OVERRIDE'],
+  [0x2060, 'WORD JOINER'],
+  [0x2061, 'FUNCTION APPLICATION'],
+  [0x3164, 'HANGUL FILLER'],
+  [0xfe0f, 'VARIATION SELECTOR-16'],
+  [0xfeff, 'ZERO WIDTH NO-BREAK SPACE'],
+]);
+
+/** Spaces that look like U+0020 but are a different character. */
+const NON_BREAKING_SPACES = new Map<number, string>([
+  [0x00a0, 'NO-BREAK SPACE'],
+  [0x2007, 'FIGURE SPACE'],
+  [0x202f, 'NARROW NO-BREAK SPACE'],
+]);
+
+// Control characters have no Unicode name; these are their formal aliases.
+const SPACE_NAMES = new Map<number, string>([
+  [0x0009, 'CHARACTER TABULATION'],
+  [0x000a, 'LINE FEED'],
+  [0x000b, 'LINE TABULATION'],
+  [0x000c, 'FORM FEED'],
+  [0x000d, 'CARRIAGE RETURN'],
+  [0x0020, 'SPACE'],
+  [0x2002, 'EN SPACE'],
+  [0x2003, 'EM SPACE'],
+  [0x2009, 'THIN SPACE'],
+  [0x3000, 'IDEOGRAPHIC SPACE'],
+]);
+
+/** Letters drawn like a Latin letter in most fonts: [char, Latin letter, name]. */
+const CONFUSABLE_ROWS: [string, string, string][] = [
+  ['\u0430', 'a', 'CYRILLIC SMALL LETTER A'],
+  ['\u0435', 'e', 'CYRILLIC SMALL LETTER IE'],
+  ['\u043E', 'o', 'CYRILLIC SMALL LETTER O'],
+  ['\u0440', 'p', 'CYRILLIC SMALL LETTER ER'],
+  ['\u0441', 'c', 'CYRILLIC SMALL LETTER ES'],
+  ['\u0443', 'y', 'CYRILLIC SMALL LETTER U'],
+  ['\u0445', 'x', 'CYRILLIC SMALL LETTER HA'],
+  ['\u0455', 's', 'CYRILLIC SMALL LETTER DZE'],
+  ['\u0456', 'i', 'CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I'],
+  ['\u0458', 'j', 'CYRILLIC SMALL LETTER JE'],
+  ['\u04BB', 'h', 'CYRILLIC SMALL LETTER SHHA'],
+  ['\u0501', 'd', 'CYRILLIC SMALL LETTER KOMI DE'],
+  ['\u0405', 'S', 'CYRILLIC CAPITAL LETTER DZE'],
+  ['\u0406', 'I', 'CYRILLIC CAPITAL LETTER BYELORUSSIAN-UKRAINIAN I'],
+  ['\u0408', 'J', 'CYRILLIC CAPITAL LETTER JE'],
+  ['\u0410', 'A', 'CYRILLIC CAPITAL LETTER A'],
+  ['\u0412', 'B', 'CYRILLIC CAPITAL LETTER VE'],
+  ['\u0415', 'E', 'CYRILLIC CAPITAL LETTER IE'],
+  ['\u041A', 'K', 'CYRILLIC CAPITAL LETTER KA'],
+  ['\u041C', 'M', 'CYRILLIC CAPITAL LETTER EM'],
+  ['\u041D', 'H', 'CYRILLIC CAPITAL LETTER EN'],
+  ['\u041E', 'O', 'CYRILLIC CAPITAL LETTER O'],
+  ['\u0420', 'P', 'CYRILLIC CAPITAL LETTER ER'],
+  ['\u0421', 'C', 'CYRILLIC CAPITAL LETTER ES'],
+  ['\u0422', 'T', 'CYRILLIC CAPITAL LETTER TE'],
+  ['\u0425', 'X', 'CYRILLIC CAPITAL LETTER HA'],
+  ['\u03B1', 'a', 'GREEK SMALL LETTER ALPHA'],
+  ['\u03B5', 'e', 'GREEK SMALL LETTER EPSILON'],
+  ['\u03B9', 'i', 'GREEK SMALL LETTER IOTA'],
+  ['\u03BA', 'k', 'GREEK SMALL LETTER KAPPA'],
+  ['\u03BD', 'v', 'GREEK SMALL LETTER NU'],
+  ['\u03BF', 'o', 'GREEK SMALL LETTER OMICRON'],
+  ['\u03C1', 'p', 'GREEK SMALL LETTER RHO'],
+  ['\u03C5', 'u', 'GREEK SMALL LETTER UPSILON'],
+  ['\u03C7', 'x', 'GREEK SMALL LETTER CHI'],
+  ['\u0391', 'A', 'GREEK CAPITAL LETTER ALPHA'],
+  ['\u0392', 'B', 'GREEK CAPITAL LETTER BETA'],
+  ['\u0395', 'E', 'GREEK CAPITAL LETTER EPSILON'],
+  ['\u0396', 'Z', 'GREEK CAPITAL LETTER ZETA'],
+  ['\u0397', 'H', 'GREEK CAPITAL LETTER ETA'],
+  ['\u0399', 'I', 'GREEK CAPITAL LETTER IOTA'],
+  ['\u039A', 'K', 'GREEK CAPITAL LETTER KAPPA'],
+  ['\u039C', 'M', 'GREEK CAPITAL LETTER MU'],
+  ['\u039D', 'N', 'GREEK CAPITAL LETTER NU'],
+  ['\u039F', 'O', 'GREEK CAPITAL LETTER OMICRON'],
+  ['\u03A1', 'P', 'GREEK CAPITAL LETTER RHO'],
+  ['\u03A4', 'T', 'GREEK CAPITAL LETTER TAU'],
+  ['\u03A5', 'Y', 'GREEK CAPITAL LETTER UPSILON'],
+  ['\u03A7', 'X', 'GREEK CAPITAL LETTER CHI'],
+];
+const CONFUSABLES = new Map(CONFUSABLE_ROWS.map(([c, latin, name]) => [c, { latin, name }]));
+
+const DIGIT_NAMES = ['ZERO', 'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE'];
+
+const cp = (char: string): number => char.codePointAt(0) ?? 0;
+
+export const codePointLabel = (char: string): string => `U+${cp(char).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Names of ASCII letters and digits, derived rather than tabled. */
+function asciiName(char: string): string | undefined {
+  if (/^[a-z]$/.test(char)) return `LATIN SMALL LETTER ${char.toUpperCase()}`;
+  if (/^[A-Z]$/.test(char)) return `LATIN CAPITAL LETTER ${char}`;
+  if (/^[0-9]$/.test(char)) return `DIGIT ${DIGIT_NAMES[Number(char)] ?? ''}`;
+  return undefined;
+}
+
+// Fullwidth forms U+FF01..U+FF5E are ASCII U+0021..U+007E shifted by a constant.
+function fullwidthToAscii(char: string): string | undefined {
+  const code = cp(char);
+  return code >= 0xff01 && code <= 0xff5e ? String.fromCodePoint(code - 0xfee0) : undefined;
+}
+
+export function isNonBreakingSpace(char: string): boolean {
+  return NON_BREAKING_SPACES.has(cp(char));
+}
+
+/** Renders as nothing at all: format characters and other default-ignorable code points. */
+export function isInvisible(char: string): boolean {
+  return INVISIBLE_NAMES.has(cp(char)) || /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u.test(char);
+}
+
+/** White space in the ordinary sense; the non-breaking and invisible ones are their own kinds. */
+export function isWhitespace(char: string): boolean {
+  return /^\s$/u.test(char) && !isNonBreakingSpace(char) && !isInvisible(char);
+}
+
+/** The ASCII character `char` is drawn like, when it is a known look-alike. */
+export function lookAlikeOf(char: string): string | undefined {
+  return CONFUSABLES.get(char)?.latin ?? fullwidthToAscii(char);
+}
+
+export function describeCodePoint(char: string): CodePointInfo {
+  const code = cp(char);
+  const ascii = fullwidthToAscii(char);
+  const fullwidthName = ascii === undefined ? undefined : asciiName(ascii)?.replace(/^(LATIN|DIGIT)/, 'FULLWIDTH $1');
+  const name =
+    INVISIBLE_NAMES.get(code) ?? NON_BREAKING_SPACES.get(code) ?? SPACE_NAMES.get(code) ?? CONFUSABLES.get(char)?.name ?? fullwidthName ?? asciiName(char);
+  // Separators, controls, marks and format characters either show nothing or attach to the
+  // previous column; they are printed as placeholders instead.
+  const visible = !/^[\p{C}\p{Z}\p{M}]$/u.test(char) && !isInvisible(char);
+  return name === undefined ? { char, codePoint: codePointLabel(char), visible } : { char, codePoint: codePointLabel(char), name, visible };
+}
+
+// East Asian wide/fullwidth blocks and emoji occupy two terminal columns; alignment must
+// know, or every column after an emoji would drift by one.
+const WIDE: [number, number][] = [
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x20000, 0x3fffd],
+];
+
+/** Terminal columns taken by `text` (printable characters only). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text) {
+    const code = cp(char);
+    if (/^\p{M}$/u.test(char)) continue;
+    width += /^\p{Emoji_Presentation}$/u.test(char) || WIDE.some(([lo, hi]) => code >= lo && code <= hi) ? 2 : 1;
+  }
+  return width;
+}

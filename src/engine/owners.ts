@@ -1,0 +1,77 @@
+// Owner chains: a pod's controllers up to the top (Pod -> ReplicaSet -> Deployment,
+// Pod -> Job -> CronJob, Pod -> StatefulSet, Pod -> DaemonSet), and back down from an owner
+// to its pods, so that a name like `deploy/web` can be diagnosed through its pods.
+import type { V1ObjectMeta, V1OwnerReference, V1Pod } from '@kubernetes/client-node';
+import type { Snapshot } from '../snapshot/types.js';
+import type { ObjectRef } from './events.js';
+
+interface Owned {
+  metadata?: V1ObjectMeta;
+}
+
+const collectionOfKind = {
+  ReplicaSet: 'replicaSets',
+  Deployment: 'deployments',
+  StatefulSet: 'statefulSets',
+  DaemonSet: 'daemonSets',
+  Job: 'jobs',
+  CronJob: 'cronJobs',
+} as const;
+
+export type OwnerKind = keyof typeof collectionOfKind;
+
+export function isOwnerKind(kind: string): kind is OwnerKind {
+  return Object.hasOwn(collectionOfKind, kind);
+}
+
+export function findOwner(snapshot: Snapshot, kind: OwnerKind, namespace: string, name: string): Owned | undefined {
+  const list = snapshot.objects[collectionOfKind[kind]] as Owned[];
+  return list.find((o) => o.metadata?.name === name && (o.metadata?.namespace ?? 'default') === namespace);
+}
+
+function controllerOf(metadata: V1ObjectMeta | undefined): V1OwnerReference | undefined {
+  const refs = metadata?.ownerReferences ?? [];
+  return refs.find((ref) => ref.controller) ?? refs[0];
+}
+
+/** The pod's owners, nearest first. Owners missing from the snapshot end the chain but are still named. */
+export function ownerChain(snapshot: Snapshot, pod: V1Pod): ObjectRef[] {
+  const chain: ObjectRef[] = [];
+  const namespace = pod.metadata?.namespace ?? 'default';
+  let ref = controllerOf(pod.metadata);
+  while (ref && chain.length < 5) {
+    chain.push({ kind: ref.kind, namespace, name: ref.name, uid: ref.uid });
+    if (!isOwnerKind(ref.kind)) break;
+    ref = controllerOf(findOwner(snapshot, ref.kind, namespace, ref.name)?.metadata);
+  }
+  return chain;
+}
+
+function ownedBy(metadata: V1ObjectMeta | undefined, owner: ObjectRef): boolean {
+  return (metadata?.ownerReferences ?? []).some(
+    (ref) => ref.kind === owner.kind && ref.name === owner.name && (!owner.uid || !ref.uid || ref.uid === owner.uid),
+  );
+}
+
+/** Every object below `owner` (children first by level), and the pods at the bottom. */
+export function descendants(snapshot: Snapshot, owner: ObjectRef): { owners: ObjectRef[]; pods: V1Pod[] } {
+  const owners: ObjectRef[] = [];
+  let level: ObjectRef[] = [owner];
+  const pods: V1Pod[] = [];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const next: ObjectRef[] = [];
+    for (const parent of level) {
+      pods.push(...snapshot.objects.pods.filter((p) => (p.metadata?.namespace ?? 'default') === parent.namespace && ownedBy(p.metadata, parent)));
+      for (const kind of ['ReplicaSet', 'Job'] as const) {
+        for (const child of snapshot.objects[collectionOfKind[kind]] as Owned[]) {
+          if ((child.metadata?.namespace ?? 'default') === parent.namespace && ownedBy(child.metadata, parent)) {
+            next.push({ kind, namespace: parent.namespace, name: child.metadata?.name ?? '', uid: child.metadata?.uid });
+          }
+        }
+      }
+    }
+    owners.push(...next);
+    level = next;
+  }
+  return { owners, pods };
+}

@@ -1,0 +1,91 @@
+// The pod's effective request, as k8s.io/component-helpers/resource.PodRequests (v1.34) computes
+// it for NodeResourcesFit:
+//   containers + sidecars (restartable init containers), against the largest ordinary init
+//   container plus the sidecars started before it; the larger wins, resource by resource;
+//   pod-level requests (spec.resources) replace cpu and memory; spec.overhead is added.
+import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
+import { addInto, maxOf, sum, toResourceList, type ResourceList } from './amounts.js';
+import { requestOrigins, type RequestOrigin } from './origins.js';
+
+export type { ResourceList } from './amounts.js';
+
+export interface PodRequests {
+  /** What the scheduler compares with a node's free allocatable. */
+  total: ResourceList;
+  /** The pieces, for showing the arithmetic. */
+  parts: {
+    containers: ResourceList;
+    sidecars: ResourceList;
+    /** The largest ordinary init container, counted with the sidecars declared before it. */
+    initPeak: ResourceList;
+    podLevel: ResourceList;
+    overhead: ResourceList;
+  };
+  /** Requests that the user did not write: copied from limits or set by a LimitRange. */
+  origins: RequestOrigin[];
+}
+
+/** Resources that pod-level `spec.resources` may set (PodLevelResources, v1.34). */
+const podLevelResources = ['cpu', 'memory'];
+
+export function containerRequests(container: V1Container, status?: V1ContainerStatus): ResourceList {
+  // Admission copies limits into missing requests; a manifest read before admission (a
+  // hand-written dump) has not had that done yet, so do it here.
+  let requests = toResourceList(container.resources?.requests);
+  const limits = toResourceList(container.resources?.limits);
+  for (const [resource, amount] of Object.entries(limits)) {
+    if (requests[resource] === undefined) requests[resource] = amount;
+  }
+  // During an in-place resize the scheduler counts the larger of what the spec asks and
+  // what the kubelet has allocated or applied (InPlacePodVerticalScaling, on by default).
+  if (status?.allocatedResources) requests = maxOf(requests, toResourceList(status.allocatedResources));
+  if (status?.resources?.requests) requests = maxOf(requests, toResourceList(status.resources.requests));
+  return requests;
+}
+
+function statusOf(pod: V1Pod, name: string): V1ContainerStatus | undefined {
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  return statuses.find((status) => status.name === name);
+}
+
+export function podRequests(pod: V1Pod): PodRequests {
+  const spec = pod.spec;
+  const requestsOf = (container: V1Container) => containerRequests(container, statusOf(pod, container.name));
+  const containers = sum(...(spec?.containers ?? []).map(requestsOf));
+  const sidecars: ResourceList = {};
+  let initPeak: ResourceList = {};
+  for (const init of spec?.initContainers ?? []) {
+    const own = requestsOf(init);
+    if (init.restartPolicy === 'Always') {
+      addInto(sidecars, own);
+      // A sidecar keeps running, so it adds to every later init container.
+      initPeak = maxOf(initPeak, { ...sidecars });
+    } else {
+      initPeak = maxOf(initPeak, sum(own, sidecars));
+    }
+  }
+  let total = maxOf(sum(containers, sidecars), initPeak);
+  const podLevel = podLevelRequests(pod);
+  for (const [resource, amount] of Object.entries(podLevel)) total[resource] = amount;
+  const overhead = toResourceList(spec?.overhead);
+  total = sum(total, overhead);
+  return {
+    total,
+    parts: { containers, sidecars, initPeak, podLevel, overhead },
+    origins: requestOrigins(pod),
+  };
+}
+
+function podLevelRequests(pod: V1Pod): ResourceList {
+  const resources = pod.spec?.resources;
+  if (!resources) return {};
+  // Defaulting copies pod-level limits into missing pod-level requests, as for containers.
+  const requests = toResourceList(resources.requests);
+  const limits = toResourceList(resources.limits);
+  const out: ResourceList = {};
+  for (const resource of podLevelResources) {
+    const amount = requests[resource] ?? limits[resource];
+    if (amount !== undefined) out[resource] = amount;
+  }
+  return out;
+}

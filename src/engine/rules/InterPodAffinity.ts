@@ -1,0 +1,305 @@
+// InterPodAffinity, as kube-scheduler v1.34 filters (interpodaffinity/filtering.go, plugin.go;
+// framework/types.go for how a term is read). PreFilter counts, per topology pair (key, value):
+//   1. existing pods whose required anti-affinity terms match the incoming pod,
+//   2. existing pods matching ALL of the incoming pod's required affinity terms,
+//   3. existing pods matching each of the incoming pod's required anti-affinity terms,
+// each on the node the existing pod runs on, when that node has the term's topologyKey.
+// Filter checks, in this order: affinity (a node missing a term's topologyKey fails outright; the
+// first pod of a group passes when no pod matches anywhere and it matches its own terms),
+// anti-affinity, then existing pods' anti-affinity. The scheduler stops at the first; we report
+// each that fails, in that order.
+//
+// Namespaces: a term covers the namespaces it lists, plus those its namespaceSelector selects; with
+// neither, its owner's namespace; an empty namespaceSelector selects all. Namespace objects are not
+// in the snapshot, so only `kubernetes.io/metadata.name` (which the apiserver sets on every
+// namespace) can be evaluated; a selector on other labels selects nothing here and the detail says so.
+// matchLabelKeys/mismatchLabelKeys are merged into the selector as the apiserver does at admission
+// (the scheduler itself reads only the merged labelSelector); merging again is harmless.
+import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
+import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
+import { matchesLabelSelector } from '../match/labelSelector.js';
+import { formatLabelSelector, isEmptySelector, mergeLabelKeys, type DomainCount } from './PodTopologySpread.js';
+
+export interface AffinityTermRef {
+  /** Position in its owner's requiredDuringSchedulingIgnoredDuringExecution list. */
+  index: number;
+  topologyKey: string;
+  /** labelSelector with matchLabelKeys/mismatchLabelKeys merged, as apimachinery prints it; null when unset (matches no pod). */
+  selector: string | null;
+  /** Namespaces the term lists, or its owner's namespace when it lists none and has no namespaceSelector. */
+  namespaces: string[];
+  /** The namespaceSelector as text ('' selects every namespace); absent when unset. */
+  namespaceSelector?: string;
+  /** The namespaceSelector reads namespace labels the snapshot does not hold, so it was taken to select no namespace. */
+  namespaceSelectorUnknown?: boolean;
+}
+
+export interface PodRef {
+  namespace: string;
+  name: string;
+  node: string;
+}
+
+export interface UnmatchedAffinityTerm {
+  term: AffinityTermRef;
+  /** The node's value of the term's topologyKey, where no matching pod runs. */
+  domain: string;
+  /** Values of the topologyKey where matching pods do run, with how many (the first few by name). */
+  elsewhere: DomainCount[];
+  /** How many such values there are in all. */
+  elsewhereDomains: number;
+}
+
+export interface AntiAffinityConflict {
+  term: AffinityTermRef;
+  /** The node's value of the term's topologyKey, shared with the pods below. */
+  domain: string;
+  /** The first few matching pods in that domain, by namespace/name. */
+  pods: PodRef[];
+  podCount: number;
+}
+
+export interface ExistingAntiAffinityConflict {
+  /** The existing pod whose anti-affinity term matches the incoming pod. */
+  pod: PodRef;
+  term: AffinityTermRef;
+  /** The value of term.topologyKey that this node shares with the existing pod's node. */
+  domain: string;
+}
+
+export type InterPodAffinityDetail =
+  | { kind: 'podAffinityLabelMissing'; terms: AffinityTermRef[] }
+  | {
+      kind: 'podAffinityUnmatched';
+      terms: UnmatchedAffinityTerm[];
+      /** Pods matching all affinity terms, on nodes with at least one term's topologyKey: the first few, and how many. */
+      matchingPods: PodRef[];
+      matchingPodCount: number;
+      /** The pod matches all its own affinity terms (what lets the first pod of a group schedule when no other matches). */
+      selfMatch: boolean;
+    }
+  | { kind: 'podAntiAffinityConflict'; terms: AntiAffinityConflict[] }
+  | { kind: 'existingPodAntiAffinityConflict'; conflicts: ExistingAntiAffinityConflict[]; conflictCount: number };
+
+const metadataNameLabel = 'kubernetes.io/metadata.name';
+const shownPods = 5;
+const shownDomains = 10;
+
+interface Term {
+  ref: AffinityTermRef;
+  selector: V1LabelSelector | undefined;
+  namespaces: Set<string>;
+  namespaceSelector: V1LabelSelector | undefined;
+}
+
+function namespaceOf(pod: V1Pod): string {
+  return pod.metadata?.namespace ?? 'default';
+}
+
+/** Whether a namespaceSelector can be evaluated from the one namespace label we know. */
+function namespaceSelectorKnown(selector: V1LabelSelector): boolean {
+  return (
+    Object.keys(selector.matchLabels ?? {}).every((key) => key === metadataNameLabel) &&
+    (selector.matchExpressions ?? []).every((r) => r.key === metadataNameLabel)
+  );
+}
+
+function namespaceSelected(selector: V1LabelSelector | undefined, namespace: string): boolean {
+  if (!selector) return false;
+  if (isEmptySelector(selector)) return true;
+  if (!namespaceSelectorKnown(selector)) return false;
+  return matchesLabelSelector(selector, { [metadataNameLabel]: namespace });
+}
+
+// framework.newAffinityTerm, plus the admission-time merge of the label keys.
+function readTerm(owner: V1Pod, term: V1PodAffinityTerm, index: number): Term {
+  const labels = owner.metadata?.labels ?? {};
+  const merged = mergeLabelKeys(mergeLabelKeys(term.labelSelector, term.matchLabelKeys, 'In', labels), term.mismatchLabelKeys, 'NotIn', labels);
+  const namespaceSelector = term.namespaceSelector ?? undefined;
+  const listed = term.namespaces ?? [];
+  const namespaces = listed.length === 0 && !namespaceSelector ? [namespaceOf(owner)] : [...listed];
+  const ref: AffinityTermRef = { index, topologyKey: term.topologyKey, selector: formatLabelSelector(merged), namespaces: [...new Set(namespaces)].sort() };
+  if (namespaceSelector) {
+    ref.namespaceSelector = formatLabelSelector(namespaceSelector) ?? '';
+    if (!isEmptySelector(namespaceSelector) && !namespaceSelectorKnown(namespaceSelector)) ref.namespaceSelectorUnknown = true;
+  }
+  return { ref, selector: merged, namespaces: new Set(namespaces), namespaceSelector };
+}
+
+function requiredTerms(pod: V1Pod, which: 'podAffinity' | 'podAntiAffinity'): Term[] {
+  const list = pod.spec?.affinity?.[which]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+  return list.map((term, index) => readTerm(pod, term, index));
+}
+
+/** AffinityTerm.Matches: the pod's namespace is covered and its labels match the selector. */
+function termMatches(term: Term, pod: V1Pod): boolean {
+  const namespace = namespaceOf(pod);
+  if (!term.namespaces.has(namespace) && !namespaceSelected(term.namespaceSelector, namespace)) return false;
+  return matchesLabelSelector(term.selector, pod.metadata?.labels);
+}
+
+function matchesAll(terms: readonly Term[], pod: V1Pod): boolean {
+  return terms.length > 0 && terms.every((term) => termMatches(term, pod));
+}
+
+function podRef(pod: V1Pod, node: NodeFacts): PodRef {
+  return { namespace: namespaceOf(pod), name: pod.metadata?.name ?? '', node: node.name };
+}
+
+function byPod(a: PodRef, b: PodRef): number {
+  const ka = `${a.namespace}/${a.name}`;
+  const kb = `${b.namespace}/${b.name}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function labelOf(node: NodeFacts, key: string): string | undefined {
+  return Object.hasOwn(node.labels, key) ? node.labels[key] : undefined;
+}
+
+const pairKey = (key: string, value: string) => `${key}\u0000${value}`;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+interface AffinityState {
+  affinity: Term[];
+  antiAffinity: Term[];
+  selfMatch: boolean;
+  /** Per affinity term: topology value -> pods matching all affinity terms there. */
+  affinityPods: Map<string, PodRef[]>[];
+  /** Pods that counted for some affinity term. */
+  matchingPods: PodRef[];
+  /** Per anti-affinity term: topology value -> pods matching that term there. */
+  antiAffinityPods: Map<string, PodRef[]>[];
+  /** Topology pair -> existing pods' anti-affinity terms matching the incoming pod. */
+  existing: Map<string, ExistingAntiAffinityConflict[]>;
+}
+
+function computeState(ctx: RuleContext): AffinityState {
+  const incoming = ctx.pod.pod;
+  const affinity = requiredTerms(incoming, 'podAffinity');
+  const antiAffinity = requiredTerms(incoming, 'podAntiAffinity');
+  const affinityPods = affinity.map(() => new Map<string, PodRef[]>());
+  const antiAffinityPods = antiAffinity.map(() => new Map<string, PodRef[]>());
+  const matchingPods: PodRef[] = [];
+  const existing = new Map<string, ExistingAntiAffinityConflict[]>();
+  for (const node of ctx.nodes) {
+    for (const pod of node.pods) {
+      // (1) existing pods' anti-affinity against the incoming pod.
+      for (const term of requiredTerms(pod, 'podAntiAffinity')) {
+        const value = labelOf(node, term.ref.topologyKey);
+        if (value === undefined || !termMatches(term, incoming)) continue;
+        push(existing, pairKey(term.ref.topologyKey, value), { pod: podRef(pod, node), term: term.ref, domain: value });
+      }
+      // (2) the incoming pod's affinity: a pod counts only when it matches every term.
+      if (matchesAll(affinity, pod)) {
+        let counted = false;
+        affinity.forEach((term, i) => {
+          const value = labelOf(node, term.ref.topologyKey);
+          if (value === undefined) return;
+          push(affinityPods[i]!, value, podRef(pod, node));
+          counted = true;
+        });
+        if (counted) matchingPods.push(podRef(pod, node));
+      }
+      // (3) the incoming pod's anti-affinity, term by term.
+      antiAffinity.forEach((term, i) => {
+        const value = labelOf(node, term.ref.topologyKey);
+        if (value === undefined || !termMatches(term, pod)) return;
+        push(antiAffinityPods[i]!, value, podRef(pod, node));
+      });
+    }
+  }
+  for (const map of [...affinityPods, ...antiAffinityPods]) for (const list of map.values()) list.sort(byPod);
+  return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
+}
+
+const states = new WeakMap<RuleContext, AffinityState>();
+
+function stateFor(ctx: RuleContext): AffinityState {
+  let state = states.get(ctx);
+  if (!state) {
+    state = computeState(ctx);
+    states.set(ctx, state);
+  }
+  return state;
+}
+
+function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
+  return [...map]
+    .map(([domain, pods]) => ({ domain, pods: pods.length }))
+    .sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
+    .slice(0, shownDomains);
+}
+
+// satisfyPodAffinity
+function affinityReason(state: AffinityState, node: NodeFacts): Reason | undefined {
+  if (state.affinity.length === 0) return undefined;
+  const missing = state.affinity.filter((t) => !Object.hasOwn(node.labels, t.ref.topologyKey));
+  if (missing.length > 0) {
+    return { plugin: 'InterPodAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'podAffinityLabelMissing', terms: missing.map((t) => t.ref) } };
+  }
+  const unmatched = state.affinity.flatMap((term, i): UnmatchedAffinityTerm[] => {
+    const domain = labelOf(node, term.ref.topologyKey) ?? '';
+    const map = state.affinityPods[i]!;
+    return (map.get(domain)?.length ?? 0) > 0 ? [] : [{ term: term.ref, domain, elsewhere: elsewhere(map), elsewhereDomains: map.size }];
+  });
+  if (unmatched.length === 0) return undefined;
+  // The first pod of a group that selects itself: nothing matches anywhere, and it matches its own terms.
+  const nothingAnywhere = state.affinityPods.every((map) => map.size === 0);
+  if (nothingAnywhere && state.selfMatch) return undefined;
+  return {
+    plugin: 'InterPodAffinity',
+    code: 'UnschedulableAndUnresolvable',
+    detail: {
+      kind: 'podAffinityUnmatched',
+      terms: unmatched,
+      matchingPods: state.matchingPods.slice(0, shownPods),
+      matchingPodCount: state.matchingPods.length,
+      selfMatch: state.selfMatch,
+    },
+  };
+}
+
+// satisfyPodAntiAffinity
+function antiAffinityReason(state: AffinityState, node: NodeFacts): Reason | undefined {
+  const conflicts = state.antiAffinity.flatMap((term, i): AntiAffinityConflict[] => {
+    const domain = labelOf(node, term.ref.topologyKey);
+    if (domain === undefined) return [];
+    const pods = state.antiAffinityPods[i]!.get(domain) ?? [];
+    return pods.length === 0 ? [] : [{ term: term.ref, domain, pods: pods.slice(0, shownPods), podCount: pods.length }];
+  });
+  if (conflicts.length === 0) return undefined;
+  return { plugin: 'InterPodAffinity', code: 'Unschedulable', detail: { kind: 'podAntiAffinityConflict', terms: conflicts } };
+}
+
+// satisfyExistingPodsAntiAffinity: any of the node's labels may be a pair some existing term counted.
+function existingAntiAffinityReason(state: AffinityState, node: NodeFacts): Reason | undefined {
+  if (state.existing.size === 0) return undefined;
+  const conflicts = Object.entries(node.labels)
+    .flatMap(([key, value]) => state.existing.get(pairKey(key, value)) ?? [])
+    .sort((a, b) => byPod(a.pod, b.pod) || a.term.index - b.term.index);
+  if (conflicts.length === 0) return undefined;
+  return {
+    plugin: 'InterPodAffinity',
+    code: 'Unschedulable',
+    detail: { kind: 'existingPodAntiAffinityConflict', conflicts: conflicts.slice(0, shownPods), conflictCount: conflicts.length },
+  };
+}
+
+const rule: FilterRule = {
+  plugin: 'InterPodAffinity',
+  // Existing pods' anti-affinity applies to every pod, so the pods are always read.
+  needs: () => ['nodes', 'pods'],
+  filter(ctx, node) {
+    const state = stateFor(ctx);
+    return [affinityReason(state, node), antiAffinityReason(state, node), existingAntiAffinityReason(state, node)].filter(
+      (reason): reason is Reason => reason !== undefined,
+    );
+  },
+};
+
+export default rule;

@@ -1,0 +1,116 @@
+// NodeAffinity: spec.nodeSelector AND spec.affinity.nodeAffinity.requiredDuringScheduling...
+// Each unmet nodeSelector entry and each unmet requirement of each term is reported, with the
+// node's closest label, so that a typo in a key or value is shown rather than guessed.
+import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
+import type { FilterRule, Reason } from '../model.js';
+import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
+import { compareText, nearest, type TextDiff } from '../nearmiss/index.js';
+
+export interface LabelNearMiss {
+  key: string;
+  value: string;
+  keyDiff: TextDiff;
+  valueDiff?: TextDiff;
+}
+
+export interface SelectorEntryMiss {
+  key: string;
+  /** The wanted value (nodeSelector) or values (requirement). */
+  wanted: string[];
+  operator: string;
+  /** The node's value for exactly this key, when it has the key. */
+  actual?: string;
+  /** When the node lacks the key: its label whose key is closest. When it has it: the wanted value closest to its value. */
+  closest?: LabelNearMiss;
+}
+
+export type NodeAffinityDetail =
+  | { kind: 'nodeSelectorMismatch'; misses: SelectorEntryMiss[] }
+  | { kind: 'requiredAffinityMismatch'; terms: { index: number; misses: SelectorEntryMiss[] }[] }
+  | { kind: 'outsidePreFilterNodes'; requested: string[] }
+  | { kind: 'affinityTermsConflict' };
+
+function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, field: 'label' | 'field', nodeName: string): SelectorEntryMiss {
+  const values = requirement.values ?? [];
+  const source = field === 'field' ? { 'metadata.name': nodeName } : labels;
+  const actual = Object.hasOwn(source, requirement.key) ? source[requirement.key] : undefined;
+  const miss: SelectorEntryMiss = { key: requirement.key, wanted: values, operator: requirement.operator };
+  if (actual !== undefined) {
+    miss.actual = actual;
+    const closestValue = nearest(actual, values, (v) => v);
+    if (closestValue && requirement.operator === 'In') {
+      miss.closest = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff: compareText(closestValue.item, actual) };
+    }
+    return miss;
+  }
+  if (requirement.operator === 'In' || requirement.operator === 'Exists' || requirement.operator === 'Gt' || requirement.operator === 'Lt') {
+    const closestKey = nearest(requirement.key, Object.entries(source), ([key]) => key);
+    if (closestKey && closestKey.score >= 0.5) {
+      const [key, value] = closestKey.item;
+      const wantedValue = values.length > 0 ? (nearest(value, values, (v) => v)?.item ?? values[0] ?? '') : undefined;
+      miss.closest = { key, value, keyDiff: closestKey.diff };
+      if (wantedValue !== undefined) miss.closest.valueDiff = compareText(wantedValue, value);
+    }
+  }
+  return miss;
+}
+
+function unmetTerm(term: V1NodeSelectorTerm, labels: Record<string, string>, nodeName: string, node: Parameters<typeof evaluateTerm>[1]): SelectorEntryMiss[] {
+  const result = evaluateTerm(term, node);
+  if (result.matched) return [];
+  if (result.requirements.length === 0) return [{ key: '', wanted: [], operator: 'emptyTerm' }];
+  return result.requirements.filter((r) => !r.matched).map((r) => describeMiss(r.requirement, labels, r.field, nodeName));
+}
+
+// PreFilter narrows the nodes to those named by `matchFields metadata.name In` when every term
+// has one (nodeaffinity.go PreFilter); terms are ORed, requirements in a term intersected.
+function preFilterNodeNames(terms: V1NodeSelectorTerm[]): Set<string> | undefined {
+  let union: Set<string> | undefined;
+  for (const term of terms) {
+    let names: Set<string> | undefined;
+    for (const requirement of term.matchFields ?? []) {
+      if (requirement.key !== 'metadata.name' || requirement.operator !== 'In') continue;
+      const values = new Set(requirement.values ?? []);
+      names = names ? new Set([...names].filter((n) => values.has(n))) : values;
+    }
+    if (!names) return undefined;
+    union = new Set([...(union ?? []), ...names]);
+  }
+  return union;
+}
+
+const rule: FilterRule = {
+  plugin: 'NodeAffinity',
+  needs: () => ['nodes'],
+  preFilter({ pod }) {
+    const terms = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+    if (terms.length === 0) return {};
+    const nodeNames = preFilterNodeNames(terms);
+    if (!nodeNames) return {};
+    if (nodeNames.size === 0) {
+      return { reasons: [{ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'affinityTermsConflict' } }] };
+    }
+    return { nodeNames, outsideDetail: { kind: 'outsidePreFilterNodes', requested: [...nodeNames].sort() } };
+  },
+  filter({ pod }, node) {
+    const reasons: Reason[] = [];
+    const labels = node.labels;
+    const selector = pod.pod.spec?.nodeSelector ?? {};
+    const selectorMisses = Object.entries(selector)
+      .filter(([key, value]) => !matchesNodeRequirement({ key, operator: 'In', values: [value] }, labels))
+      .map(([key, value]) => describeMiss({ key, operator: 'In', values: [value] }, labels, 'label', node.name));
+    if (selectorMisses.length > 0) {
+      reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeSelectorMismatch', misses: selectorMisses } });
+    }
+    const required = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    if (required) {
+      const terms = required.nodeSelectorTerms.map((term, index) => ({ index, misses: unmetTerm(term, labels, node.name, node.node) }));
+      if (terms.every((t) => t.misses.length > 0)) {
+        reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'requiredAffinityMismatch', terms } });
+      }
+    }
+    return reasons;
+  },
+};
+
+export default rule;

@@ -1,0 +1,20 @@
+// NodeName: a pod that names a node fits only that node. The scheduler normally never sees
+// such a pod (it is bound already); the kubelet's admission runs the same check.
+import type { FilterRule } from '../model.js';
+
+export interface NodeNameDetail {
+  kind: 'nodeNameMismatch';
+  wanted: string;
+}
+
+const rule: FilterRule = {
+  plugin: 'NodeName',
+  needs: () => [],
+  filter({ pod }, node) {
+    const wanted = pod.pod.spec?.nodeName;
+    if (!wanted || wanted === node.name) return [];
+    return [{ plugin: 'NodeName', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeNameMismatch', wanted } }];
+  },
+};
+
+export default rule;

@@ -1,0 +1,64 @@
+// NodeResourcesFit: the pod's effective request against each node's allocatable minus what
+// its non-terminal pods request, resource by resource (noderesources/fit.go fitsRequest).
+// A request larger than the whole allocatable cannot be helped by preemption.
+import type { FilterRule, NodeFacts, PodFacts, Reason } from '../model.js';
+
+export interface InsufficientResourceDetail {
+  kind: 'insufficientResource';
+  resource: string;
+  /** Amounts in the scheduler's units: millicores for cpu, whole units otherwise. */
+  requested: bigint;
+  used: bigint;
+  allocatable: bigint;
+  free: bigint;
+  short: bigint;
+  /** True when the request exceeds the node's whole allocatable. */
+  exceedsAllocatable: boolean;
+}
+
+// Resources the scheduler's framework.Resource tracks; anything else (say `storage`) it ignores.
+function isTracked(resource: string): boolean {
+  return ['cpu', 'memory', 'ephemeral-storage'].includes(resource) || resource.startsWith('hugepages-') || resource.includes('/');
+}
+
+// The scheduler reports pods first, then cpu, memory, ephemeral-storage, then scalar resources.
+function resourceOrder(resource: string): number {
+  const fixed = ['pods', 'cpu', 'memory', 'ephemeral-storage'].indexOf(resource);
+  return fixed === -1 ? 4 : fixed;
+}
+
+export function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientResourceDetail[] {
+  const out: InsufficientResourceDetail[] = [];
+  const podCapacity = node.allocatable['pods'] ?? 0n;
+  const podCount = BigInt(node.pods.length);
+  if (podCount + 1n > podCapacity) {
+    out.push(detail('pods', 1n, podCount, podCapacity, false));
+  }
+  const requests = Object.entries(pod.requests.total)
+    .filter(([resource, amount]) => amount > 0n && isTracked(resource))
+    .sort(([a], [b]) => resourceOrder(a) - resourceOrder(b) || a.localeCompare(b));
+  for (const [resource, amount] of requests) {
+    const allocatable = node.allocatable[resource] ?? 0n;
+    const used = node.requested[resource] ?? 0n;
+    if (amount > allocatable - used) out.push(detail(resource, amount, used, allocatable, amount > allocatable));
+  }
+  return out;
+}
+
+function detail(resource: string, requested: bigint, used: bigint, allocatable: bigint, exceedsAllocatable: boolean): InsufficientResourceDetail {
+  const free = allocatable - used;
+  return { kind: 'insufficientResource', resource, requested, used, allocatable, free, short: requested - free, exceedsAllocatable };
+}
+
+const rule: FilterRule = {
+  plugin: 'NodeResourcesFit',
+  needs: () => ['nodes', 'pods'],
+  filter({ pod }, node) {
+    const missing = insufficientResources(pod, node);
+    // One status for the node: unresolvable as soon as one resource cannot fit even on an empty node.
+    const code = missing.some((m) => m.exceedsAllocatable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
+    return missing.map((detail): Reason => ({ plugin: 'NodeResourcesFit', code, detail }));
+  },
+};
+
+export default rule;

@@ -1,0 +1,22 @@
+// NodeUnschedulable: a cordoned node (spec.unschedulable) takes only pods that tolerate
+// node.kubernetes.io/unschedulable:NoSchedule (DaemonSet pods get that toleration).
+import type { FilterRule } from '../model.js';
+import { toleratesAny } from '../match/tolerations.js';
+
+export interface NodeUnschedulableDetail {
+  kind: 'nodeCordoned';
+}
+
+export const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+
+const rule: FilterRule = {
+  plugin: 'NodeUnschedulable',
+  needs: () => ['nodes'],
+  filter({ pod }, node) {
+    if (!node.node.spec?.unschedulable) return [];
+    if (toleratesAny(pod.pod.spec?.tolerations ?? [], unschedulableTaint)) return [];
+    return [{ plugin: 'NodeUnschedulable', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeCordoned' } }];
+  },
+};
+
+export default rule;

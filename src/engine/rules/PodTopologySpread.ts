@@ -1,0 +1,276 @@
+// PodTopologySpread, as kube-scheduler v1.34 filters (podtopologyspread/filtering.go, common.go,
+// plugin.go). Only `whenUnsatisfiable: DoNotSchedule` constraints filter; the system default
+// constraints are all ScheduleAnyway, so they never do. PreFilter counts, per constraint and
+// per topology value, the pods that match the constraint's selector in the pod's own namespace
+// (terminating pods excluded) on the nodes that carry every constraint's topologyKey and pass the
+// constraint's nodeAffinityPolicy (default Honor) and nodeTaintsPolicy (default Ignore). Filter
+// then checks, constraint by constraint, that
+//   count(node's domain) + (1 if the pod matches the selector) - global minimum <= maxSkew,
+// where the global minimum is 0 while there are fewer eligible domains than minDomains.
+// The scheduler stops at a node's first failing constraint; we report every failing one, in the
+// pod's order, so the first is the scheduler's.
+import type { V1LabelSelector, V1LabelSelectorRequirement, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
+import { matchesLabelSelector } from '../match/labelSelector.js';
+import { evaluateNodeSelector, matchesNodeRequirement } from '../match/nodeSelector.js';
+import { untoleratedTaints } from '../match/tolerations.js';
+
+export interface SpreadConstraintRef {
+  /** Position in spec.topologySpreadConstraints (all of them, ScheduleAnyway included). */
+  index: number;
+  topologyKey: string;
+  maxSkew: number;
+  /** 1 when unset, as the scheduler reads it. */
+  minDomains: number;
+  /** The selector with matchLabelKeys merged in, as apimachinery prints it; null when unset (matches no pod). */
+  selector: string | null;
+  nodeAffinityPolicy: string;
+  nodeTaintsPolicy: string;
+}
+
+export interface DomainCount {
+  domain: string;
+  pods: number;
+}
+
+export type PodTopologySpreadDetail =
+  | {
+      kind: 'spreadSkewExceeded';
+      constraint: SpreadConstraintRef;
+      /** The node's value of the topologyKey. */
+      domain: string;
+      /** Matching pods already in that domain. */
+      matching: number;
+      /** The pod matches its own constraint's selector, so placing it adds one. */
+      selfMatch: boolean;
+      globalMinimum: number;
+      /** Fewer eligible domains than minDomains: the global minimum was taken as 0. */
+      belowMinDomains: boolean;
+      /** Eligible domains: distinct topologyKey values among the nodes counted. */
+      domainCount: number;
+      skew: number;
+      /** Matching pods per eligible domain, by domain name; when there are many, only the node's and the emptiest. */
+      counts: DomainCount[];
+    }
+  | { kind: 'spreadLabelMissing'; constraint: SpreadConstraintRef };
+
+// --- label selector helpers (shared with InterPodAffinity) ---
+
+/**
+ * Appends `key In (value)` (matchLabelKeys) or `key NotIn (value)` (mismatchLabelKeys) for each key
+ * the owner pod carries, as the apiserver does at admission (pkg/registry/core/pod/strategy.go
+ * applyLabelKeysToLabelSelector). A nil selector stays nil: it matches nothing either way. Adding
+ * the same requirement twice changes nothing, so an already admitted pod is safe to merge again.
+ */
+export function mergeLabelKeys(
+  selector: V1LabelSelector | undefined | null,
+  keys: readonly string[] | undefined,
+  operator: 'In' | 'NotIn',
+  ownerLabels: Record<string, string>,
+): V1LabelSelector | undefined {
+  if (!selector) return undefined;
+  const extra: V1LabelSelectorRequirement[] = (keys ?? [])
+    .filter((key) => Object.hasOwn(ownerLabels, key))
+    .map((key) => ({ key, operator, values: [ownerLabels[key] ?? ''] }));
+  if (extra.length === 0) return selector;
+  return { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
+}
+
+/** A selector with no requirement at all: apimachinery's Everything, whose Empty() is true. */
+export function isEmptySelector(selector: V1LabelSelector | undefined | null): boolean {
+  return !!selector && Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+}
+
+/** apimachinery's Selector.String(): requirements sorted by key, `k=v`, `k in (a,b)`, `!k`. Null for a nil selector. */
+export function formatLabelSelector(selector: V1LabelSelector | undefined | null): string | null {
+  if (!selector) return null;
+  const parts: { key: string; text: string }[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, text: `${key}=${value}` }));
+  for (const r of selector.matchExpressions ?? []) {
+    const values = [...(r.values ?? [])].sort().join(',');
+    const text =
+      r.operator === 'In'
+        ? `${r.key} in (${values})`
+        : r.operator === 'NotIn'
+          ? `${r.key} notin (${values})`
+          : r.operator === 'Exists'
+            ? r.key
+            : r.operator === 'DoesNotExist'
+              ? `!${r.key}`
+              : `${r.key} ${r.operator} (${values})`;
+    parts.push({ key: r.key, text });
+  }
+  return parts
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((p) => p.text)
+    .join(',');
+}
+
+export function isTerminating(pod: V1Pod): boolean {
+  return pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null;
+}
+
+// --- the rule ---
+
+interface Constraint {
+  ref: SpreadConstraintRef;
+  selector: V1LabelSelector | undefined;
+}
+
+interface DomainCounts {
+  /** Matching pods per eligible topology value. */
+  byValue: Map<string, number>;
+  /** The smallest count; MaxInt32 when there is no eligible domain, as the scheduler's critical path starts. */
+  minimum: number;
+  /** Every domain by name when there are few; otherwise the emptiest ones (the node's own is added when shown). */
+  shown: DomainCount[];
+  complete: boolean;
+}
+
+interface SpreadState {
+  constraints: Constraint[];
+  /** Per constraint, in the same order. */
+  counts: DomainCounts[];
+}
+
+// The pod's DoNotSchedule constraints, as the scheduler's getConstraints reads them.
+function constraintsOf(pod: V1Pod): Constraint[] {
+  const labels = pod.metadata?.labels ?? {};
+  return (pod.spec?.topologySpreadConstraints ?? []).flatMap((c, index): Constraint[] => {
+    if (c.whenUnsatisfiable !== 'DoNotSchedule') return [];
+    const selector = mergeLabelKeys(c.labelSelector, c.matchLabelKeys, 'In', labels);
+    return [
+      {
+        selector,
+        ref: {
+          index,
+          topologyKey: c.topologyKey,
+          maxSkew: c.maxSkew,
+          minDomains: c.minDomains ?? 1,
+          selector: formatLabelSelector(selector),
+          nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor',
+          nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore',
+        },
+      },
+    ];
+  });
+}
+
+/** component-helpers nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND required terms. */
+export function matchesRequiredNodeAffinity(pod: V1Pod, node: V1Node): boolean {
+  const labels = node.metadata?.labels ?? {};
+  const selectorOk = Object.entries(pod.spec?.nodeSelector ?? {}).every(([key, value]) => matchesNodeRequirement({ key, operator: 'In', values: [value] }, labels));
+  if (!selectorOk) return false;
+  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (!required) return true;
+  return evaluateNodeSelector({ nodeSelectorTerms: required.nodeSelectorTerms ?? [] }, node).matched;
+}
+
+function passesInclusionPolicies(constraint: Constraint, pod: V1Pod, node: V1Node): boolean {
+  if (constraint.ref.nodeAffinityPolicy === 'Honor' && !matchesRequiredNodeAffinity(pod, node)) return false;
+  if (constraint.ref.nodeTaintsPolicy === 'Honor' && untoleratedTaints(node.spec?.taints ?? [], pod.spec?.tolerations ?? []).length > 0) return false;
+  return true;
+}
+
+function countMatching(pods: readonly V1Pod[], selector: V1LabelSelector | undefined, namespace: string): number {
+  // An empty selector counts nothing (common.go countPodsMatchSelector), though it matches the pod itself.
+  if (isEmptySelector(selector)) return 0;
+  return pods.filter((p) => !isTerminating(p) && (p.metadata?.namespace ?? 'default') === namespace && matchesLabelSelector(selector, p.metadata?.labels)).length;
+}
+
+function computeState(ctx: RuleContext): SpreadState {
+  const pod = ctx.pod.pod;
+  const constraints = constraintsOf(pod);
+  const maps = constraints.map(() => new Map<string, number>());
+  for (const node of ctx.nodes) {
+    // A node lacking any constraint's topologyKey counts for none of them.
+    if (!constraints.every((c) => Object.hasOwn(node.labels, c.ref.topologyKey))) continue;
+    constraints.forEach((c, i) => {
+      if (!passesInclusionPolicies(c, pod, node.node)) return;
+      const value = node.labels[c.ref.topologyKey] ?? '';
+      const byValue = maps[i]!;
+      byValue.set(value, (byValue.get(value) ?? 0) + countMatching(node.pods, c.selector, ctx.pod.namespace));
+    });
+  }
+  return { constraints, counts: maps.map(summarize) };
+}
+
+const shownDomains = 10;
+
+function byDomain(a: DomainCount, b: DomainCount): number {
+  return a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0;
+}
+
+function summarize(byValue: Map<string, number>): DomainCounts {
+  const all = [...byValue].map(([domain, pods]) => ({ domain, pods }));
+  const minimum = all.reduce((min, c) => Math.min(min, c.pods), 2147483647);
+  if (all.length <= shownDomains) return { byValue, minimum, shown: all.sort(byDomain), complete: true };
+  const emptiest = all.filter((c) => c.pods === minimum).sort(byDomain).slice(0, shownDomains - 1);
+  return { byValue, minimum, shown: emptiest, complete: false };
+}
+
+function countsFor(counts: DomainCounts, domain: string): DomainCount[] {
+  const pods = counts.byValue.get(domain);
+  if (counts.complete || pods === undefined || counts.shown.some((c) => c.domain === domain)) return counts.shown;
+  return [...counts.shown, { domain, pods }].sort(byDomain);
+}
+
+const states = new WeakMap<RuleContext, SpreadState>();
+
+function stateFor(ctx: RuleContext): SpreadState {
+  let state = states.get(ctx);
+  if (!state) {
+    state = computeState(ctx);
+    states.set(ctx, state);
+  }
+  return state;
+}
+
+function check(state: SpreadState, pod: PodFacts, node: NodeFacts): Reason[] {
+  const reasons: Reason[] = [];
+  const podLabels = pod.pod.metadata?.labels ?? {};
+  state.constraints.forEach((c, i) => {
+    const key = c.ref.topologyKey;
+    if (!Object.hasOwn(node.labels, key)) {
+      reasons.push({ plugin: 'PodTopologySpread', code: 'UnschedulableAndUnresolvable', detail: { kind: 'spreadLabelMissing', constraint: c.ref } });
+      return;
+    }
+    const domain = node.labels[key] ?? '';
+    const counts = state.counts[i]!;
+    const byValue = counts.byValue;
+    const belowMinDomains = byValue.size < c.ref.minDomains;
+    const globalMinimum = belowMinDomains ? 0 : counts.minimum;
+    const selfMatch = matchesLabelSelector(c.selector, podLabels);
+    const matching = byValue.get(domain) ?? 0;
+    const skew = matching + (selfMatch ? 1 : 0) - globalMinimum;
+    if (skew <= c.ref.maxSkew) return;
+    reasons.push({
+      plugin: 'PodTopologySpread',
+      code: 'Unschedulable',
+      detail: {
+        kind: 'spreadSkewExceeded',
+        constraint: c.ref,
+        domain,
+        matching,
+        selfMatch,
+        globalMinimum,
+        belowMinDomains,
+        domainCount: byValue.size,
+        skew,
+        counts: countsFor(counts, domain),
+      },
+    });
+  });
+  return reasons;
+}
+
+const rule: FilterRule = {
+  plugin: 'PodTopologySpread',
+  needs: (pod) => (constraintsOf(pod.pod).length > 0 ? ['nodes', 'pods'] : []),
+  filter(ctx, node) {
+    const state = stateFor(ctx);
+    if (state.constraints.length === 0) return [];
+    return check(state, ctx.pod, node);
+  },
+};
+
+export default rule;

@@ -1,0 +1,80 @@
+// TaintToleration: every NoSchedule/NoExecute taint of the node must be tolerated. The
+// scheduler names only the first untolerated taint (newer ones none at all); we list each,
+// with the pod's nearest toleration and exactly how it misses.
+import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
+import type { FilterRule } from '../model.js';
+import { untoleratedTaints } from '../match/tolerations.js';
+import { compareText, similarity, type TextDiff } from '../nearmiss/index.js';
+
+export type TolerationMismatch =
+  | { field: 'key'; wanted: string; actual: string; diff: TextDiff }
+  | { field: 'value'; wanted: string; actual: string; diff: TextDiff; taintHasNoValue: boolean }
+  | { field: 'effect'; wanted: string; actual: string; preferNoScheduleAgainstNoSchedule: boolean }
+  | { field: 'operator'; wanted: string; actual: string };
+
+export interface NearestToleration {
+  toleration: V1Toleration;
+  index: number;
+  mismatches: TolerationMismatch[];
+}
+
+export interface UntoleratedTaintDetail {
+  kind: 'untoleratedTaint';
+  taint: V1Taint;
+  nearest?: NearestToleration;
+}
+
+export function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): TolerationMismatch[] {
+  const out: TolerationMismatch[] = [];
+  const key = toleration.key ?? '';
+  if (key && key !== taint.key) out.push({ field: 'key', wanted: key, actual: taint.key, diff: compareText(key, taint.key) });
+  const operator = toleration.operator || 'Equal';
+  if (operator === 'Equal') {
+    const wanted = toleration.value ?? '';
+    const actual = taint.value ?? '';
+    if (wanted !== actual) out.push({ field: 'value', wanted, actual, diff: compareText(wanted, actual), taintHasNoValue: actual === '' });
+  } else if (operator !== 'Exists') {
+    out.push({ field: 'operator', wanted: operator, actual: 'Equal or Exists' });
+  }
+  if (toleration.effect && toleration.effect !== taint.effect) {
+    out.push({
+      field: 'effect',
+      wanted: toleration.effect,
+      actual: taint.effect,
+      preferNoScheduleAgainstNoSchedule: toleration.effect === 'PreferNoSchedule' && taint.effect === 'NoSchedule',
+    });
+  }
+  return out;
+}
+
+// The toleration the user most likely meant for this taint: fewest differing fields, then the
+// closest key and value. Tolerations for unrelated keys are not offered as near misses.
+export function nearestToleration(tolerations: readonly V1Toleration[], taint: V1Taint): NearestToleration | undefined {
+  let best: (NearestToleration & { score: number }) | undefined;
+  tolerations.forEach((toleration, index) => {
+    const mismatches = tolerationMismatches(toleration, taint);
+    const keyScore = toleration.key ? similarity(toleration.key, taint.key) : 1;
+    if (keyScore < 0.5 || mismatches.length > 2) return;
+    const valueScore = similarity(toleration.value ?? '', taint.value ?? '');
+    const score = (3 - mismatches.length) * 10 + keyScore * 2 + valueScore;
+    if (!best || score > best.score) best = { toleration, index, mismatches, score };
+  });
+  if (!best) return undefined;
+  const { score: _score, ...nearest } = best;
+  return nearest;
+}
+
+const rule: FilterRule = {
+  plugin: 'TaintToleration',
+  needs: () => ['nodes'],
+  filter({ pod }, node) {
+    const tolerations = pod.pod.spec?.tolerations ?? [];
+    return untoleratedTaints(node.node.spec?.taints ?? [], tolerations).map((taint) => {
+      const nearest = nearestToleration(tolerations, taint);
+      const detail: UntoleratedTaintDetail = nearest ? { kind: 'untoleratedTaint', taint, nearest } : { kind: 'untoleratedTaint', taint };
+      return { plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', detail };
+    });
+  },
+};
+
+export default rule;

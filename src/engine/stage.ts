@@ -1,0 +1,55 @@
+// Which one of the stages a pod that exists is in. The order of the checks matters: a bound
+// pod is past the scheduler whatever its old events say; gates hold a pod before any
+// scheduler sees it; a scheduler that never wrote anything about the pod may not exist.
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
+import type { ContainerWait, StageDetail } from './diagnosis.js';
+
+const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp'];
+
+export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEvent[]): StageDetail {
+  const phase = pod.status?.phase ?? 'Pending';
+  if (phase !== 'Pending') {
+    return { stage: 'NotPending', phase, ...(pod.status?.reason ? { reason: pod.status.reason } : {}), ...(pod.status?.message ? { message: pod.status.message } : {}) };
+  }
+  const nodeName = pod.spec?.nodeName;
+  const schedulerName = pod.spec?.schedulerName || 'default-scheduler';
+  if (nodeName) {
+    const node = snapshot.objects.nodes.find((n) => n.metadata?.name === nodeName);
+    const nodesKnown = snapshot.gaps.every((g) => g.collection !== 'nodes');
+    const nodeExists = node ? true : nodesKnown ? false : undefined;
+    const boundByScheduler = podEvents.some((e) => e.reason === 'Scheduled') || pod.status?.conditions?.some((c) => c.type === 'PodScheduled');
+    if (!boundByScheduler) return { stage: 'NodeNameSet', nodeName, nodeExists };
+    const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+    return {
+      stage: 'ScheduledNotRunning',
+      nodeName,
+      nodeExists,
+      nodeReady: ready ? ready.status === 'True' : undefined,
+      waiting: containerWaits(pod),
+      events: podEvents.filter((e) => e.type === 'Warning' || e.reason === 'Pulling'),
+    };
+  }
+  const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name);
+  if (gates.length > 0) return { stage: 'SchedulingGated', gates };
+  const nominated = pod.status?.nominatedNodeName;
+  if (nominated) return { stage: 'PreemptionPending', nominatedNodeName: nominated };
+  const judged =
+    podEvents.some((e) => schedulingReasons.includes(e.reason)) ||
+    pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
+  if (judged) return { stage: 'Unschedulable' };
+  const schedulerSeenElsewhere = snapshot.objects.events.some((e) => e.reporter === schedulerName && schedulingReasons.includes(e.reason));
+  return { stage: 'NoScheduler', schedulerName, schedulerSeenElsewhere };
+}
+
+function containerWaits(pod: V1Pod): ContainerWait[] {
+  const waits: ContainerWait[] = [];
+  const add = (init: boolean) => (status: { name: string; state?: { waiting?: { reason?: string; message?: string } } }) => {
+    const waiting = status.state?.waiting;
+    if (!waiting) return;
+    waits.push({ container: status.name, init, reason: waiting.reason ?? 'Waiting', ...(waiting.message ? { message: waiting.message } : {}) });
+  };
+  (pod.status?.initContainerStatuses ?? []).forEach(add(true));
+  (pod.status?.containerStatuses ?? []).forEach(add(false));
+  return waits;
+}

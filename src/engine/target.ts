@@ -1,0 +1,117 @@
+// What the user named: a pod, or an owner (`deploy/web`, `rs/web-7d9`, `job/x`, `sts/db`,
+// `cronjob/y`, `ds/agent`) whose pods, or whose FailedCreate events, explain the wait.
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
+import { eventsAbout, type ObjectRef } from './events.js';
+import { descendants, findOwner, isOwnerKind, type OwnerKind } from './owners.js';
+import { similarity } from './nearmiss/index.js';
+
+const kindAliases: Record<string, OwnerKind | 'Pod'> = {
+  po: 'Pod',
+  pod: 'Pod',
+  pods: 'Pod',
+  deploy: 'Deployment',
+  deployment: 'Deployment',
+  deployments: 'Deployment',
+  rs: 'ReplicaSet',
+  replicaset: 'ReplicaSet',
+  replicasets: 'ReplicaSet',
+  sts: 'StatefulSet',
+  statefulset: 'StatefulSet',
+  statefulsets: 'StatefulSet',
+  ds: 'DaemonSet',
+  daemonset: 'DaemonSet',
+  daemonsets: 'DaemonSet',
+  job: 'Job',
+  jobs: 'Job',
+  cj: 'CronJob',
+  cronjob: 'CronJob',
+  cronjobs: 'CronJob',
+};
+
+export interface Query {
+  namespace: string;
+  /** `name` or `kind/name`, as typed. */
+  name: string;
+}
+
+export class QueryError extends Error {}
+
+export function parseQuery(text: string): { kind: OwnerKind | 'Pod'; name: string } {
+  const slash = text.indexOf('/');
+  if (slash === -1) return { kind: 'Pod', name: text };
+  const alias = text.slice(0, slash).toLowerCase().replace(/\.(apps|batch)$/, '');
+  const name = text.slice(slash + 1);
+  const kind = kindAliases[alias];
+  if (!kind) throw new QueryError(`unknown resource type "${text.slice(0, slash)}": use a pod name or one of deploy/, rs/, sts/, ds/, job/, cronjob/`);
+  if (!name) throw new QueryError(`"${text}" names no object`);
+  return { kind, name };
+}
+
+export type Resolution =
+  | { found: 'pod'; pod: V1Pod; resolvedFrom?: ObjectRef; otherPending: string[] }
+  | { found: 'admissionRejected'; owner: ObjectRef; failures: ClusterEvent[]; ownerPath: ObjectRef[] }
+  | { found: 'ownerWithoutPods'; owner: ObjectRef; events: ClusterEvent[] }
+  | { found: 'nothing'; kind: string; suggestions: string[] };
+
+function isPending(pod: V1Pod): boolean {
+  return (pod.status?.phase ?? 'Pending') === 'Pending';
+}
+
+// A FailedCreate event names the pod it could not create (`pods "web-0" is forbidden: ...`)
+// or, for ReplicaSets and Jobs, only the owner.
+function failedCreates(snapshot: Snapshot, owners: ObjectRef[]): { owner: ObjectRef; failures: ClusterEvent[] } | undefined {
+  for (const owner of owners) {
+    const failures = eventsAbout(snapshot, owner).filter((e) => e.reason === 'FailedCreate');
+    if (failures.length > 0) return { owner, failures };
+  }
+  return undefined;
+}
+
+export function resolve(snapshot: Snapshot, query: Query): Resolution {
+  const { kind, name } = parseQuery(query.name);
+  const ns = query.namespace;
+  const podsInNs = snapshot.objects.pods.filter((p) => (p.metadata?.namespace ?? 'default') === ns);
+  if (kind === 'Pod') {
+    const pod = podsInNs.find((p) => p.metadata?.name === name);
+    if (pod) return { found: 'pod', pod, otherPending: [] };
+    // The pod may never have been admitted: look for an owner that failed to create it.
+    const creators = snapshot.objects.events.filter(
+      (e) => e.reason === 'FailedCreate' && e.involved.namespace === ns && e.message.includes(`"${name}"`),
+    );
+    const creator = creators[creators.length - 1];
+    if (creator) {
+      const owner = { kind: creator.involved.kind, namespace: ns, name: creator.involved.name, ...(creator.involved.uid ? { uid: creator.involved.uid } : {}) };
+      return { found: 'admissionRejected', owner, failures: creators.filter((e) => e.involved.name === owner.name), ownerPath: [owner] };
+    }
+    return { found: 'nothing', kind: 'pod', suggestions: closest(name, podsInNs.map((p) => p.metadata?.name ?? '')) };
+  }
+  const ownerObject = isOwnerKind(kind) ? findOwner(snapshot, kind, ns, name) : undefined;
+  const owner: ObjectRef = { kind, namespace: ns, name, ...(ownerObject?.metadata?.uid ? { uid: ownerObject.metadata.uid } : {}) };
+  const ownerEvents = eventsAbout(snapshot, owner);
+  if (!ownerObject && ownerEvents.length === 0) {
+    const sameKind = snapshot.objects.events.filter((e) => e.involved.kind === kind && e.involved.namespace === ns).map((e) => e.involved.name);
+    return { found: 'nothing', kind: kind.toLowerCase(), suggestions: closest(name, sameKind) };
+  }
+  const below = descendants(snapshot, owner);
+  const sorted = [...below.pods].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  const pending = sorted.filter(isPending);
+  const chosen = pending[0];
+  if (chosen) {
+    return { found: 'pod', pod: chosen, resolvedFrom: owner, otherPending: pending.slice(1).map((p) => p.metadata?.name ?? '') };
+  }
+  const failed = failedCreates(snapshot, [owner, ...below.owners]);
+  if (failed) return { found: 'admissionRejected', owner: failed.owner, failures: failed.failures, ownerPath: [owner, ...below.owners] };
+  const anyPod = sorted[0];
+  if (anyPod) return { found: 'pod', pod: anyPod, resolvedFrom: owner, otherPending: [] };
+  return { found: 'ownerWithoutPods', owner, events: ownerEvents };
+}
+
+function closest(name: string, candidates: string[]): string[] {
+  return [...new Set(candidates)]
+    .map((c) => ({ c, score: similarity(name, c) }))
+    .filter((x) => x.score >= 0.4)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map((x) => x.c);
+}

@@ -1,0 +1,54 @@
+// Messages for InterPodAffinity: which term, which domain, which pods.
+import type { AffinityTermRef, PodRef } from '../../engine/rules/InterPodAffinity.js';
+import { list, plural, quote } from '../format.js';
+import type { MessageTable } from '../types.js';
+import { selectorText } from './PodTopologySpread.js';
+
+function namespacesText(t: AffinityTermRef): string {
+  if (t.namespaceSelector === '') return 'in every namespace';
+  const named = t.namespaces.length > 0 ? `in ${t.namespaces.length === 1 ? 'namespace' : 'namespaces'} ${t.namespaces.join(', ')}` : '';
+  if (t.namespaceSelector === undefined) return named;
+  const selector = `namespaceSelector ${t.namespaceSelector}`;
+  const unknown = t.namespaceSelectorUnknown ? ' (not evaluated: namespace labels are not in the snapshot, so it selected none)' : '';
+  return named ? `${named} or by ${selector}${unknown}` : `by ${selector}${unknown}`;
+}
+
+function termText(t: AffinityTermRef): string {
+  return `term ${t.index + 1} (pods ${selectorText(t.selector)} ${namespacesText(t)}, topologyKey ${t.topologyKey})`;
+}
+
+function podText(p: PodRef): string {
+  return `${p.namespace}/${p.name} on ${p.node}`;
+}
+
+function podsText(pods: readonly PodRef[], total: number): string {
+  const shown = pods.map(podText).join(', ');
+  return total > pods.length ? `${shown} and ${total - pods.length} more` : shown;
+}
+
+export const messages: MessageTable<'podAffinityLabelMissing' | 'podAffinityUnmatched' | 'podAntiAffinityConflict' | 'existingPodAntiAffinityConflict'> = {
+  podAffinityLabelMissing: (d) =>
+    `node has no label ${list([...new Set(d.terms.map((t) => t.topologyKey))].map(quote))}, needed by required pod affinity ${d.terms.map(termText).join('; ')}`,
+  podAffinityUnmatched: (d) => {
+    const terms = d.terms
+      .map((u) => {
+        const more = u.elsewhereDomains > u.elsewhere.length ? ` and ${u.elsewhereDomains - u.elsewhere.length} more` : '';
+        const where = u.elsewhere.length > 0 ? `; matching pods run in ${u.elsewhere.map((e) => `${u.term.topologyKey}=${e.domain} (${e.pods})`).join(', ')}${more}` : '';
+        return `required pod affinity ${termText(u.term)}: no matching pod in ${u.term.topologyKey}=${u.domain}${where}`;
+      })
+      .join('; ');
+    if (d.matchingPodCount > 0) return `${terms} (pods matching all terms: ${podsText(d.matchingPods, d.matchingPodCount)})`;
+    const self = d.selfMatch ? '' : ', and this pod does not match its own terms, so it cannot be the first of its group';
+    return `${terms}; no pod matches all the affinity terms anywhere${self}`;
+  },
+  podAntiAffinityConflict: (d) =>
+    d.terms
+      .map((c) => `required pod anti-affinity ${termText(c.term)}: ${c.term.topologyKey}=${c.domain} already runs ${plural(c.podCount, 'matching pod')}: ${podsText(c.pods, c.podCount)}`)
+      .join('; '),
+  existingPodAntiAffinityConflict: (d) => {
+    const conflicts = d.conflicts
+      .map((c) => `${podText(c.pod)} has anti-affinity ${termText(c.term)} matching this pod, and this node shares ${c.term.topologyKey}=${c.domain} with it`)
+      .join('; ');
+    return d.conflictCount > d.conflicts.length ? `${conflicts}; and ${d.conflictCount - d.conflicts.length} more` : conflicts;
+  },
+};

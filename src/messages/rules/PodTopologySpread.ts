@@ -1,0 +1,33 @@
+// Messages for PodTopologySpread: the constraint, the node's domain, the counts and the skew.
+import type { DomainCount, SpreadConstraintRef } from '../../engine/rules/PodTopologySpread.js';
+import { plural, quote } from '../format.js';
+import type { MessageTable } from '../types.js';
+
+export function selectorText(selector: string | null): string {
+  if (selector === null) return 'no selector (matches no pod)';
+  return selector === '' ? 'an empty selector (matches every pod)' : selector;
+}
+
+function constraintText(c: SpreadConstraintRef): string {
+  const minDomains = c.minDomains > 1 ? `, minDomains ${c.minDomains}` : '';
+  return `spread constraint ${c.index + 1} (${c.topologyKey}, maxSkew ${c.maxSkew}${minDomains}, pods ${selectorText(c.selector)})`;
+}
+
+function countsText(counts: readonly DomainCount[], total: number): string {
+  const shown = counts.map((c) => `${c.domain}=${c.pods}`).join(', ');
+  return counts.length < total ? `${shown} (${counts.length} of ${total} domains shown)` : shown;
+}
+
+export const messages: MessageTable<'spreadSkewExceeded' | 'spreadLabelMissing'> = {
+  spreadSkewExceeded: (d) => {
+    const c = d.constraint;
+    const placed = d.selfMatch ? `${d.matching} + 1 (this pod)` : `${d.matching} (this pod does not match the selector)`;
+    const minimum = d.belowMinDomains
+      ? `0 (only ${plural(d.domainCount, 'domain')}, fewer than minDomains ${c.minDomains})`
+      : `${d.globalMinimum}`;
+    const counts = d.counts.length > 0 ? `; matching pods per ${c.topologyKey}: ${countsText(d.counts, d.domainCount)}` : '';
+    return `${constraintText(c)}: ${c.topologyKey}=${d.domain} would hold ${placed} matching pods against a global minimum of ${minimum}, skew ${d.skew} > maxSkew ${c.maxSkew}${counts}`;
+  },
+  spreadLabelMissing: (d) =>
+    `node has no label ${quote(d.constraint.topologyKey)}, the topologyKey of ${constraintText(d.constraint)}; the scheduler rejects such a node whatever the counts`,
+};

@@ -1,0 +1,91 @@
+// Messages for VolumeBinding.
+import { formatRequirement } from '../../engine/match/nodeSelector.js';
+import type { ImmediateCause, TermMiss, UnbindableClaim, VolumeRejection } from '../../engine/rules/VolumeBinding.js';
+import { list, plural, quote } from '../format.js';
+import type { MessageTable } from '../types.js';
+
+function termText(t: TermMiss): string {
+  const unmet = t.unmet.map((u) => {
+    const wanted = formatRequirement({ key: u.key, operator: u.operator, values: u.values });
+    if (u.source === 'field') return `${u.key} ${u.operator} (${u.values.join(', ')}): a PV's node affinity cannot select by field`;
+    return u.nodeValue === undefined ? `${wanted}, node has no ${u.key} label` : `${wanted}, node has ${u.key}=${u.nodeValue}`;
+  });
+  return `term ${t.index + 1}: ${unmet.length > 0 ? unmet.join('; ') : 'an empty term matches no node'}`;
+}
+
+const immediateWords: Record<ImmediateCause, (c: { storageClass: string; volumeName?: string }) => string> = {
+  immediateMode: (c) => `StorageClass ${quote(c.storageClass)} binds immediately and no PV has been bound yet`,
+  noStorageClass: () => 'it names no StorageClass, so it waits for the PV controller to bind a matching PV',
+  storageClassNotFound: (c) => `its StorageClass ${quote(c.storageClass)} does not exist, so it is treated as Immediate`,
+  bindingInProgress: (c) => `it names PV ${quote(c.volumeName ?? '')} but the binding is not complete`,
+};
+
+function rejectionText(r: VolumeRejection): string {
+  switch (r.why) {
+    case 'chosenForAnotherClaim':
+      return 'taken by another claim of this pod';
+    case 'boundToOtherClaim':
+      return `bound to ${r.claimRef}`;
+    case 'tooSmall':
+      return `${r.capacity} < ${r.requested}`;
+    case 'volumeModeMismatch':
+      return `volumeMode ${r.volumeMode}, claim wants ${r.requested}`;
+    case 'beingDeleted':
+      return 'being deleted';
+    case 'notAvailable':
+      return `phase ${r.phase || '<none>'}, not Available`;
+    case 'selectorMismatch':
+      return "labels do not match the claim's selector";
+    case 'volumeAttributesClassMismatch':
+      return `VolumeAttributesClass ${quote(r.volumeClass)}, claim wants ${quote(r.requested)}`;
+    case 'nodeAffinityMismatch':
+      return r.prebound ? "pre-bound to this claim, but its node affinity excludes this node" : 'node affinity excludes this node';
+    case 'accessModesMismatch':
+      return `access modes ${r.volumeModes.join(', ') || '<none>'}, claim wants ${r.requested.join(', ')}`;
+  }
+}
+
+function unbindableText(c: UnbindableClaim): string {
+  const head = `claim ${quote(c.claim)} (StorageClass ${quote(c.storageClass)})`;
+  if (c.cause.why === 'selectedNodeElsewhere') return `${head} is already being provisioned for node ${quote(c.cause.selectedNode)}`;
+  const shown = c.candidates.slice(0, 5).map((p) => `${p.pv}: ${rejectionText(p.rejected)}`);
+  const more = c.candidates.length > shown.length ? `, and ${plural(c.candidates.length - shown.length, 'more PV')}` : '';
+  const pvs = c.candidates.length === 0 ? 'no PV of that class exists' : `no PV fits (${shown.join('; ')}${more})`;
+  const provision =
+    c.cause.why === 'noProvisioner'
+      ? c.cause.provisioner
+        ? `the class cannot provision one (provisioner ${c.cause.provisioner})`
+        : 'the class names no provisioner'
+      : `the class provisions only in ${c.cause.allowedTopologies.map((t) => `(${t})`).join(' or ')}, which excludes this node`;
+  return `${head}: ${pvs}, and ${provision}`;
+}
+
+export const messages: MessageTable<
+  | 'bindingClaimNotFound'
+  | 'bindingClaimLost'
+  | 'bindingClaimBeingDeleted'
+  | 'ephemeralClaimNotForPod'
+  | 'unboundImmediateClaims'
+  | 'localVolumesNoCommonNode'
+  | 'outsideLocalVolumeNodes'
+  | 'volumeNodeAffinityConflict'
+  | 'noAvailableVolumeToBind'
+  | 'boundVolumeMissing'
+> = {
+  bindingClaimNotFound: (d) =>
+    d.ephemeral
+      ? `waiting for the ephemeral volume controller to create PersistentVolumeClaim ${quote(d.claim)}`
+      : `PersistentVolumeClaim ${quote(d.claim)} does not exist in the pod's namespace`,
+  bindingClaimLost: (d) => `PersistentVolumeClaim ${quote(d.claim)} is Lost: its PV ${quote(d.volume)} no longer exists`,
+  bindingClaimBeingDeleted: (d) => `PersistentVolumeClaim ${quote(d.claim)} is being deleted`,
+  ephemeralClaimNotForPod: (d) => `PersistentVolumeClaim ${quote(d.claim)} has the ephemeral volume's name but was not created for pod ${d.pod} (the pod is not its owner)`,
+  unboundImmediateClaims: (d) =>
+    `unbound PersistentVolumeClaims that must be bound before scheduling: ${d.claims.map((c) => `${quote(c.claim)}: ${immediateWords[c.cause](c)}`).join('; ')}`,
+  localVolumesNoCommonNode: (d) =>
+    `the pod's local PVs are pinned to different nodes, no node has them all: ${d.volumes.map((v) => `PV ${quote(v.pv)} (claim ${quote(v.claim)}) on ${list(v.nodes)}`).join('; ')}`,
+  outsideLocalVolumeNodes: (d) =>
+    `not one of the nodes the pod's local PVs are pinned to (${d.nodes.join(', ')}; ${d.volumes.map((v) => `PV ${quote(v.pv)}`).join(', ')})`,
+  volumeNodeAffinityConflict: (d) => `PV ${quote(d.pv)} (claim ${quote(d.claim)}) node affinity: ${d.terms.map(termText).join(' | ')}`,
+  noAvailableVolumeToBind: (d) => `no volume can be bound on this node: ${d.claims.map(unbindableText).join('; ')}`,
+  boundVolumeMissing: (d) => `claim ${quote(d.claim)} is bound to PV ${quote(d.pv)}, which does not exist`,
+};

@@ -1,0 +1,86 @@
+// Messages for the node-level rules: NodeUnschedulable, NodeName, TaintToleration,
+// NodeAffinity, NodePorts, NodeResourcesFit.
+import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
+import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
+import type { TolerationMismatch } from '../../engine/rules/TaintToleration.js';
+import { list, quantity, quote } from '../format.js';
+import type { MessageTable } from '../types.js';
+
+function mismatchText(m: TolerationMismatch): string {
+  switch (m.field) {
+    case 'key':
+      return `key ${quote(m.wanted)} vs ${quote(m.actual)}${diffKinds(m.diff.kinds)}`;
+    case 'value':
+      return m.taintHasNoValue
+        ? `value ${quote(m.wanted)} but the taint has no value (use operator Exists, or drop the value)`
+        : `value ${quote(m.wanted)} vs ${quote(m.actual)}${diffKinds(m.diff.kinds)}`;
+    case 'effect':
+      return m.preferNoScheduleAgainstNoSchedule
+        ? `effect PreferNoSchedule does not tolerate NoSchedule`
+        : `effect ${m.wanted} vs ${m.actual}`;
+    case 'operator':
+      return `operator ${m.wanted} is not understood by this scheduler`;
+  }
+}
+
+const kindWords: Record<string, string> = {
+  case: 'letter case',
+  leadingWhitespace: 'leading white space',
+  trailingWhitespace: 'trailing white space',
+  invisibleCharacter: 'an invisible character',
+  nonBreakingSpace: 'a non-breaking space',
+  lookAlike: 'a look-alike character',
+  unicodeNormalization: 'Unicode normalization',
+  other: 'different characters',
+};
+
+export function diffKinds(kinds: readonly string[]): string {
+  const words = kinds.map((k) => kindWords[k] ?? k);
+  return words.length > 0 ? ` (differs by ${list(words)})` : '';
+}
+
+function selectorMissText(m: SelectorEntryMiss): string {
+  if (m.operator === 'emptyTerm') return 'an empty term matches no node';
+  const wanted = m.wanted.length === 1 ? `${m.key}=${m.wanted[0] ?? ''}` : `${m.key} ${m.operator} (${m.wanted.join(', ')})`;
+  if (m.actual !== undefined) {
+    const kinds = m.closest?.valueDiff ? diffKinds(m.closest.valueDiff.kinds) : '';
+    return `wants ${wanted}, node has ${m.key}=${m.actual}${kinds}`;
+  }
+  if (m.operator === 'NotIn' || m.operator === 'DoesNotExist') return `wants ${wanted}`;
+  const closest = m.closest ? `; closest label ${m.closest.key}=${m.closest.value}${diffKinds(m.closest.keyDiff.kinds)}` : '';
+  return `wants ${wanted}, node has no label ${quote(m.key)}${closest}`;
+}
+
+export const messages: MessageTable<
+  | 'nodeCordoned'
+  | 'nodeNameMismatch'
+  | 'untoleratedTaint'
+  | 'nodeSelectorMismatch'
+  | 'requiredAffinityMismatch'
+  | 'outsidePreFilterNodes'
+  | 'affinityTermsConflict'
+  | 'hostPortInUse'
+  | 'insufficientResource'
+> = {
+  nodeCordoned: () => 'node is cordoned (spec.unschedulable) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule',
+  nodeNameMismatch: (d) => `pod asks for node ${quote(d.wanted)}`,
+  untoleratedTaint: (d) => {
+    const taint = `taint ${formatTaint(d.taint)} is not tolerated`;
+    if (!d.nearest) return taint;
+    const tol = formatToleration(d.nearest.toleration);
+    return `${taint}; nearest toleration ${tol} misses by ${d.nearest.mismatches.map(mismatchText).join('; ')}`;
+  },
+  nodeSelectorMismatch: (d) => `nodeSelector: ${d.misses.map(selectorMissText).join('; ')}`,
+  requiredAffinityMismatch: (d) =>
+    `required node affinity: ${d.terms.map((t) => `term ${t.index + 1}: ${t.misses.map(selectorMissText).join('; ')}`).join(' | ')}`,
+  outsidePreFilterNodes: (d) => `not among the nodes the pod's matchFields name (${d.requested.join(', ')})`,
+  affinityTermsConflict: () => "the pod's node affinity terms name no node at all (conflicting matchFields)",
+  hostPortInUse: (d) =>
+    `host port ${d.wanted.port}/${d.wanted.protocol} on ${d.wanted.hostIP} is taken by ${d.usedBy.map((u) => `${u.namespace}/${u.name}`).join(', ')}`,
+  insufficientResource: (d) => {
+    if (d.resource === 'pods') return `too many pods: ${d.used} of ${d.allocatable} allowed already run`;
+    const q = (n: bigint) => quantity(d.resource, n);
+    const head = `insufficient ${d.resource}: pod asks ${q(d.requested)}, node has ${q(d.free)} free of ${q(d.allocatable)} (short by ${q(d.short)})`;
+    return d.exceedsAllocatable ? `${head}; more than the node's whole allocatable, no eviction can help` : head;
+  },
+};

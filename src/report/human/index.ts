@@ -1,0 +1,73 @@
+// The human report: the sentence first, then the node table, then the details.
+import type { Diagnosis } from '../../engine/diagnosis.js';
+import { describeReason } from '../../messages/reasons.js';
+import { summarySentence } from '../../messages/summary.js';
+import { palette } from '../color.js';
+import type { Writer } from '../writer.js';
+import { gapLines } from './gaps.js';
+import { nearMisses } from './nearMisses.js';
+import { requestLines, shortfallTable } from './resources.js';
+import { schedulerLines } from './scheduler.js';
+import { stageLines } from './stage.js';
+import { nodeTable } from './table.js';
+
+export interface HumanOptions {
+  wide: boolean;
+}
+
+function noteLines(d: Diagnosis): string[] {
+  return d.notes.flatMap((n) => {
+    switch (n.kind) {
+      case 'resolvedFromOwner': {
+        const owner = n.data['owner'] as { kind: string; name: string };
+        return [`(${owner.kind}/${owner.name} resolved to its pod ${d.pod.name})`];
+      }
+      case 'otherPendingPods':
+        return [`(${(n.data['pods'] as string[]).length} more pending pods of the same owner: ${(n.data['pods'] as string[]).slice(0, 5).join(', ')})`];
+      case 'requestExceedsEveryNode':
+        return ['The pod asks more than the whole allocatable of every node: no eviction or preemption can help; shrink the request or add bigger nodes.'];
+      case 'noNodes':
+        return ['There are no nodes to schedule on.'];
+      default:
+        return [];
+    }
+  });
+}
+
+// Reasons that have no table of their own: one line each, nodes grouped by identical text.
+function otherReasons(d: Diagnosis): string[] {
+  const shownElsewhere = new Set(['insufficientResource']);
+  const byText = new Map<string, string[]>();
+  for (const node of d.nodes) {
+    for (const r of node.reasons) {
+      if (shownElsewhere.has(r.detail.kind)) continue;
+      // A taint with a near miss is shown, character by character, under "Near misses".
+      if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest) continue;
+      const text = `${r.plugin}: ${describeReason(r.detail)}`;
+      byText.set(text, [...(byText.get(text) ?? []), node.name]);
+    }
+  }
+  if (byText.size === 0) return [];
+  const lines = [...byText.entries()].map(([text, nodes]) => `  ${text}  [${nodes.length > 5 ? `${nodes.slice(0, 5).join(', ')} and ${nodes.length - 5} more` : nodes.join(', ')}]`);
+  return ['Reasons', ...lines];
+}
+
+export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): void {
+  const colors = palette(out.color);
+  const sections: string[][] = [];
+  sections.push([colors.bold(summarySentence(d)), ...noteLines(d)]);
+  if (d.preFilter.length > 0) {
+    sections.push(['Before any node (PreFilter)', ...d.preFilter.map((r) => `  ${r.plugin} (${r.code}): ${describeReason(r.detail)}`)]);
+  }
+  if (d.nodes.length > 0) sections.push([nodeTable(d.nodes, { wide: options.wide, columns: out.columns, colors })]);
+  sections.push(nearMisses(d, colors, out.color));
+  const reasons = otherReasons(d);
+  if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
+  sections.push(requestLines(d, colors));
+  const shortfall = shortfallTable(d);
+  if (shortfall) sections.push([colors.bold('Resources short, node by node'), shortfall]);
+  sections.push(stageLines(d, colors));
+  sections.push(schedulerLines(d, colors));
+  sections.push(gapLines(d, colors));
+  out.write(sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n');
+}

@@ -1,0 +1,82 @@
+// The character-by-character part: each distinct near miss once, with the nodes it applies
+// to, the two strings aligned and a marker under every differing character.
+import type { Diagnosis } from '../../engine/diagnosis.js';
+import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
+import { explainDiff, renderAligned, type TextDiff } from '../../engine/nearmiss/index.js';
+import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
+import type { Palette } from '../color.js';
+
+interface Block {
+  title: string;
+  lines: string[];
+  nodes: string[];
+}
+
+function diffLines(label: string, diff: TextDiff, color: boolean): string[] {
+  const [wanted = '', actual = '', marks = ''] = renderAligned(diff, { color });
+  return [
+    `    ${label}`,
+    `      pod:  ${wanted}`,
+    `      node: ${actual}`,
+    `            ${marks}`,
+    ...explainDiff(diff).map((e) => `      - ${e}`),
+  ];
+}
+
+function selectorBlock(miss: SelectorEntryMiss, source: string, color: boolean): Omit<Block, 'nodes'> | undefined {
+  const closest = miss.closest;
+  if (!closest) return undefined;
+  const wanted = miss.wanted.length === 1 ? `${miss.key}=${miss.wanted[0] ?? ''}` : `${miss.key} ${miss.operator} (${miss.wanted.join(', ')})`;
+  const lines: string[] = [];
+  if (!closest.keyDiff.equal) lines.push(...diffLines('label key', closest.keyDiff, color));
+  if (closest.valueDiff && !closest.valueDiff.equal) lines.push(...diffLines('label value', closest.valueDiff, color));
+  if (lines.length === 0) return undefined;
+  return { title: `${source} wants ${wanted}; node has ${closest.key}=${closest.value}`, lines };
+}
+
+export function nearMisses(d: Diagnosis, colors: Palette, color: boolean): string[] {
+  const blocks = new Map<string, Block>();
+  const add = (key: string, node: string, make: () => Omit<Block, 'nodes'> | undefined) => {
+    const existing = blocks.get(key);
+    if (existing) return void existing.nodes.push(node);
+    const made = make();
+    if (made) blocks.set(key, { ...made, nodes: [node] });
+  };
+  for (const node of d.nodes) {
+    for (const reason of node.reasons) {
+      const detail = reason.detail;
+      if (detail.kind === 'untoleratedTaint' && detail.nearest) {
+        const near = detail.nearest;
+        const key = `taint|${formatTaint(detail.taint)}|${near.index}`;
+        add(key, node.name, () => ({
+          title: `taint ${formatTaint(detail.taint)} vs the pod's toleration #${near.index + 1} ${formatToleration(near.toleration)}`,
+          lines: near.mismatches.flatMap((m) => {
+            if (m.field === 'key' || m.field === 'value') {
+              const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
+              return [...diffLines(`toleration ${m.field}`, m.diff, color), ...extra];
+            }
+            if (m.field === 'effect') {
+              const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
+              return [`    effect: pod ${m.wanted}, node ${m.actual}${why}`];
+            }
+            return [`    operator: ${m.wanted} (${m.actual} expected)`];
+          }),
+        }));
+      }
+      if (detail.kind === 'nodeSelectorMismatch' || detail.kind === 'requiredAffinityMismatch') {
+        const misses = detail.kind === 'nodeSelectorMismatch' ? detail.misses.map((m) => ({ m, source: 'nodeSelector' })) : detail.terms.flatMap((t) => t.misses.map((m) => ({ m, source: `affinity term ${t.index + 1}` })));
+        for (const { m, source } of misses) {
+          const key = `label|${source}|${m.key}|${m.wanted.join(',')}|${m.closest?.key ?? ''}=${m.closest?.value ?? ''}`;
+          add(key, node.name, () => selectorBlock(m, source, color));
+        }
+      }
+    }
+  }
+  if (blocks.size === 0) return [];
+  const out = [colors.bold('Near misses')];
+  for (const block of blocks.values()) {
+    const nodes = block.nodes.length > 5 ? `${block.nodes.slice(0, 5).join(', ')} and ${block.nodes.length - 5} more` : block.nodes.join(', ');
+    out.push(`  ${block.title}  [${nodes}]`, ...block.lines);
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+// The snapshot is everything the engine may look at, filled by a source (a dump file or a
+// live cluster). Kubernetes objects keep their API shape (client-node's types); timestamps may
+// be strings (dumps) or Dates (live), so the engine reads them only through `toTime`.
+import type {
+  V1CSINode,
+  V1CronJob,
+  V1DaemonSet,
+  V1Deployment,
+  V1Job,
+  V1LimitRange,
+  V1Node,
+  V1PersistentVolume,
+  V1PersistentVolumeClaim,
+  V1Pod,
+  V1PriorityClass,
+  V1ReplicaSet,
+  V1ResourceQuota,
+  V1StatefulSet,
+  V1StorageClass,
+} from '@kubernetes/client-node';
+
+/** An event in either API style (core/v1 or events.k8s.io/v1), reduced to what is read. */
+export interface ClusterEvent {
+  type: string;
+  reason: string;
+  message: string;
+  involved: { kind: string; namespace: string; name: string; uid?: string };
+  /** Milliseconds since the epoch of the most recent occurrence, when known. */
+  time?: number;
+  count: number;
+  /** The component that wrote it: `default-scheduler`, `replicaset-controller`, a kubelet... */
+  reporter: string;
+}
+
+/** The kinds a snapshot holds, by their collection name. */
+export interface Collections {
+  pods: V1Pod[];
+  nodes: V1Node[];
+  events: ClusterEvent[];
+  persistentVolumeClaims: V1PersistentVolumeClaim[];
+  persistentVolumes: V1PersistentVolume[];
+  storageClasses: V1StorageClass[];
+  csiNodes: V1CSINode[];
+  replicaSets: V1ReplicaSet[];
+  deployments: V1Deployment[];
+  statefulSets: V1StatefulSet[];
+  daemonSets: V1DaemonSet[];
+  jobs: V1Job[];
+  cronJobs: V1CronJob[];
+  limitRanges: V1LimitRange[];
+  resourceQuotas: V1ResourceQuota[];
+  priorityClasses: V1PriorityClass[];
+}
+
+export type CollectionName = keyof Collections;
+
+/** Why a collection is not (fully) known. */
+export type Gap =
+  | { collection: CollectionName; cause: 'absentFromDump' }
+  | {
+      collection: CollectionName;
+      cause: 'forbidden';
+      permission: { verb: string; resource: string; scope: string };
+    }
+  | { collection: CollectionName; cause: 'error'; detail: string };
+
+export interface Snapshot {
+  source: { kind: 'dump' | 'live'; description: string };
+  /** Known objects. A collection named in `gaps` may be empty or partial. */
+  objects: Collections;
+  gaps: Gap[];
+}
+
+export const collectionNames: readonly CollectionName[] = [
+  'pods',
+  'nodes',
+  'events',
+  'persistentVolumeClaims',
+  'persistentVolumes',
+  'storageClasses',
+  'csiNodes',
+  'replicaSets',
+  'deployments',
+  'statefulSets',
+  'daemonSets',
+  'jobs',
+  'cronJobs',
+  'limitRanges',
+  'resourceQuotas',
+  'priorityClasses',
+];
+
+export function emptyCollections(): Collections {
+  return {
+    pods: [],
+    nodes: [],
+    events: [],
+    persistentVolumeClaims: [],
+    persistentVolumes: [],
+    storageClasses: [],
+    csiNodes: [],
+    replicaSets: [],
+    deployments: [],
+    statefulSets: [],
+    daemonSets: [],
+    jobs: [],
+    cronJobs: [],
+    limitRanges: [],
+    resourceQuotas: [],
+    priorityClasses: [],
+  };
+}
+
+/** Reads a timestamp that may be an ISO string (dumps) or a Date (client-node). */
+export function toTime(value: Date | string | undefined | null): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function isGap(snapshot: Snapshot, collection: CollectionName): Gap | undefined {
+  return snapshot.gaps.find((gap) => gap.collection === collection);
+}

@@ -1,0 +1,48 @@
+// npm run bench: prints how long a diagnosis takes, and how much memory it needs, at scale.
+// Numbers, not assertions: compare them across changes.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { readDump } from '../../src/sources/dump/read.js';
+import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
+import { syntheticCluster } from './synthetic.js';
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
+
+async function time<T>(label: string, fn: () => Promise<T> | T, runs = 3): Promise<T> {
+  let result: T | undefined;
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    result = await fn();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  console.log(`${label.padEnd(58)} median ${samples[Math.floor(runs / 2)]!.toFixed(0).padStart(6)} ms  (min ${samples[0]!.toFixed(0)}, max ${samples[runs - 1]!.toFixed(0)})  rss ${mb(process.memoryUsage().rss)}`);
+  return result as T;
+}
+
+for (const [nodes, perNode] of [
+  [100, 10],
+  [1000, 10],
+  [5000, 10],
+] as const) {
+  const cluster = syntheticCluster(nodes, perNode);
+  const snapshot: Snapshot = { source: { kind: 'dump', description: 'synthetic' }, objects: { ...emptyCollections(), nodes: cluster.nodes, pods: cluster.pods }, gaps: [] };
+  const outcome = await time(`diagnose: ${nodes} nodes, ${nodes * perNode} pods`, () => diagnose(snapshot, { namespace: 'shop', name: 'web-0' }));
+  if (outcome.kind !== 'diagnosis') throw new Error('bench pod not found');
+  if (nodes === 5000) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'why-pending-bench-'));
+    const file = path.join(dir, 'cluster.json');
+    writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...cluster.nodes, ...cluster.pods] }));
+    await time(`read JSON dump + diagnose: ${nodes} nodes, ${nodes * perNode} pods`, async () => {
+      const dumped = await readDump(file, process.stdin);
+      return diagnose(dumped, { namespace: 'shop', name: 'web-0' });
+    });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,70 @@
+// The CLI end to end on the bundled example: formats, colour, help, kubectl plugin lookup.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repoRoot, runCli } from './run.js';
+
+const example = path.join(repoRoot, 'examples', 'gpu-taint-typo.yaml');
+const args = ['web-0', '-n', 'shop', '--from-dump', example];
+
+describe('output', () => {
+  it('prints the cause first, then the table, without escape codes when piped', () => {
+    const run = runCli(args);
+    expect(run.code).toBe(0);
+    const first = run.stdout.split('\n')[0] ?? '';
+    expect(first).toContain('0 of 5 nodes fit');
+    expect(first).toContain('3 carry taint dedicated=gpu:NoSchedule');
+    expect(first).toContain('2 have 1500m cpu free and the pod asks 2');
+    expect(run.stdout).not.toContain('\u001b[');
+  });
+
+  it('colours when asked, and NO_COLOR does not override --color=always', () => {
+    expect(runCli([...args, '--color', 'always']).stdout).toContain('\u001b[');
+    expect(runCli([...args, '--color', 'always'], { env: { NO_COLOR: '1' } }).stdout).toContain('\u001b[');
+  });
+
+  it('emits the documented JSON', () => {
+    const run = runCli([...args, '-o', 'json']);
+    const json = JSON.parse(run.stdout) as { stage: string; pod: { name: string }; nodes: { name: string; fits: boolean; reasons: { plugin: string; code: string; message: string }[] }[]; scheduler: { agrees: boolean; source: string } };
+    expect(json.stage).toBe('Unschedulable');
+    expect(json.pod.name).toBe('web-0');
+    expect(json.nodes.map((n) => [n.name, n.fits, n.reasons[0]?.plugin])).toEqual([
+      ['gpu-1', false, 'TaintToleration'],
+      ['gpu-2', false, 'TaintToleration'],
+      ['gpu-3', false, 'TaintToleration'],
+      ['general-1', false, 'NodeResourcesFit'],
+      ['general-2', false, 'NodeResourcesFit'],
+    ]);
+    expect(json.scheduler).toMatchObject({ agrees: true, source: 'condition' });
+  });
+
+  it('emits the same data as YAML', () => {
+    const asJson = JSON.parse(runCli([...args, '-o', 'json']).stdout) as unknown;
+    const asYaml = parse(runCli([...args, '-o', 'yaml']).stdout) as unknown;
+    expect(asYaml).toEqual(asJson);
+  });
+
+  it('reads the dump from stdin', () => {
+    const run = runCli(['web-0', '-n', 'shop', '--from-dump', '-', '-o', 'json'], { input: readFileSync(example, 'utf8') });
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { stage: string }).stage).toBe('Unschedulable');
+  });
+
+  it('shows help with examples and exits 0', () => {
+    const run = runCli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Examples:');
+    expect(run.stdout).toContain('--from-dump');
+  });
+
+  it('runs through kubectl plugin lookup', () => {
+    const kubectl = spawnSync('kubectl', ['why-pending', ...args, '-o', 'json'], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${path.join(repoRoot, 'bin')}:${process.env['PATH'] ?? ''}` },
+    });
+    expect(kubectl.stderr).toBe('');
+    expect((JSON.parse(kubectl.stdout) as { stage: string }).stage).toBe('Unschedulable');
+  });
+});

@@ -1,0 +1,198 @@
+// Captures real scheduler verdicts for a scenario:
+//
+//   npx tsx test/e2e/harness/capture.ts <scenario.yaml> <outdir>
+//
+// Scenario file:
+//   nodes:   [{ name, labels?, taints?, allocatable?, capacity?, unschedulable? }]
+//   objects: [ any manifests; Pods without spec.nodeName are the ones evaluated ]
+//
+// Writes <outdir>/dump.yaml (kubectl get ... -A -o yaml) and <outdir>/per-node.json:
+// for each unschedulable pod and each node, the PodScheduled message of a copy of the
+// pod pinned to that node alone by a required node affinity matchFields metadata.name In [node].
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ApiError } from './api.js';
+import type { NodeSpec, Obj, PodCondition, PodLike } from './cluster.js';
+import { startTestCluster, type TestCluster } from './index.js';
+import { sleep } from './wait.js';
+
+export const DUMP_KINDS =
+  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,jobs,limitranges,resourcequotas,priorityclasses';
+
+interface Scenario {
+  nodes: (NodeSpec & { name: string })[];
+  objects: Obj[];
+}
+
+interface Verdict {
+  status?: string;
+  reason?: string;
+  message?: string;
+  nodeName?: string;
+  nominatedNodeName?: string;
+  error?: string;
+}
+
+interface PodReport {
+  namespace: string;
+  name: string;
+  podScheduled: Verdict;
+  nodes: Record<string, Verdict>;
+}
+
+function readScenario(file: string): Scenario {
+  const raw = parse(readFileSync(file, 'utf8')) as Partial<Scenario> | null;
+  const nodes = raw?.nodes ?? [];
+  const objects = (raw?.objects ?? []).filter((o): o is Obj => !!o && typeof o === 'object');
+  for (const n of nodes) if (!n.name) throw new Error(`${file}: every node needs a name`);
+  return { nodes, objects };
+}
+
+const key = (ns: string, name: string) => `${ns}/${name}`;
+const verdict = (c: PodCondition | undefined, pod?: PodLike): Verdict => ({
+  status: c?.status,
+  reason: c?.reason,
+  message: c?.message,
+  ...(pod?.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+  ...(pod?.status?.nominatedNodeName ? { nominatedNodeName: pod.status.nominatedNodeName } : {}),
+});
+
+/** Every pod not bound to a node, waited on until the scheduler has decided. */
+async function settlePending(c: TestCluster, explicit: [string, string][]): Promise<Map<string, { pod: PodLike; condition: PodCondition }>> {
+  const out = new Map<string, { pod: PodLike; condition: PodCondition }>();
+  for (const [ns, name] of explicit) out.set(key(ns, name), await c.waitForPodScheduled(ns, name));
+  // Pods made by controllers (Deployments, Jobs, ...) appear a little later.
+  await sleep(2000);
+  const list = await c.api.get<{ items: PodLike[] }>(`/api/v1/pods?fieldSelector=${encodeURIComponent('spec.nodeName=')}`);
+  for (const p of list.items) {
+    const ns = p.metadata?.namespace ?? 'default';
+    const name = p.metadata?.name ?? '';
+    if (!out.has(key(ns, name))) out.set(key(ns, name), await c.waitForPodScheduled(ns, name));
+  }
+  return out;
+}
+
+/** A copy of `pod` that only `node` can take. */
+function probeFor(pod: PodLike, probeName: string, node: string, owner?: { name: string; uid: string }): PodLike {
+  const md = (pod.metadata ?? {}) as Record<string, unknown>;
+  const spec = structuredClone(pod.spec ?? {}) as Record<string, unknown> & { affinity?: Record<string, unknown> };
+  delete spec.nodeName;
+  const pin = { key: 'metadata.name', operator: 'In', values: [node] };
+  const affinity = (spec.affinity ??= {}) as { nodeAffinity?: Record<string, unknown> };
+  const na = (affinity.nodeAffinity ??= {}) as { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: Record<string, unknown>[] } };
+  const req = (na.requiredDuringSchedulingIgnoredDuringExecution ??= {});
+  const terms = req.nodeSelectorTerms?.length ? req.nodeSelectorTerms : [{}];
+  // Terms are ORed; the pin is ANDed into each of them.
+  req.nodeSelectorTerms = terms.map((t) => ({ ...t, matchFields: [...((t.matchFields as unknown[]) ?? []), pin] }));
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: probeName,
+      namespace: pod.metadata?.namespace,
+      ...(md.labels ? { labels: md.labels } : {}),
+      ...(md.annotations ? { annotations: md.annotations } : {}),
+      // Not the original's owners. A controller owner of our own keeps a ReplicaSet or
+      // StatefulSet whose selector matches the copied labels from adopting the copy.
+      ...(owner
+        ? { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner.name, uid: owner.uid, controller: true }] }
+        : {}),
+    },
+    spec,
+  };
+}
+
+async function probeOwner(c: TestCluster, ns: string): Promise<{ name: string; uid: string }> {
+  const name = 'why-pending-probe-owner';
+  const path = `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps`;
+  try {
+    const cm = await c.api.get<Obj>(`${path}/${name}`);
+    return { name, uid: String(cm.metadata?.uid) };
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    const cm = await c.api.post<Obj>(path, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+    return { name, uid: String(cm.metadata?.uid) };
+  }
+}
+
+async function probe(c: TestCluster, pod: PodLike, nodes: string[]): Promise<Record<string, Verdict>> {
+  const ns = pod.metadata?.namespace ?? 'default';
+  const name = pod.metadata?.name ?? '';
+  const refs = (pod.metadata?.ownerReferences ?? []) as { controller?: boolean }[];
+  const owner = refs.some((r) => r.controller) ? await probeOwner(c, ns) : undefined;
+  const result: Record<string, Verdict> = {};
+  for (const [i, node] of nodes.entries()) {
+    const probeName = `wp-probe-${i}-${name}`.slice(0, 253).replace(/[-.]+$/, '');
+    try {
+      await c.api.post(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, probeFor(pod, probeName, node, owner));
+      const { pod: p, condition } = await c.waitForPodScheduled(ns, probeName);
+      result[node] = verdict(condition, p);
+    } catch (e) {
+      result[node] = { error: e instanceof Error ? e.message : String(e) };
+    } finally {
+      await c.deletePodNow(ns, probeName).catch(() => undefined);
+    }
+  }
+  return result;
+}
+
+async function main(): Promise<void> {
+  const [scenarioFile, outDir] = process.argv.slice(2);
+  if (!scenarioFile || !outDir) {
+    console.error('usage: npx tsx test/e2e/harness/capture.ts <scenario.yaml> <outdir>');
+    process.exit(2);
+  }
+  const scenario = readScenario(scenarioFile);
+  mkdirSync(outDir, { recursive: true });
+  const c = await startTestCluster();
+  try {
+    for (const n of scenario.nodes) {
+      const { name, ...spec } = n;
+      await c.createNode(name, spec);
+    }
+    await c.apply(scenario.objects);
+    const explicit = scenario.objects
+      .filter((o) => o.kind === 'Pod' && !(o.spec as { nodeName?: string } | undefined)?.nodeName)
+      .map((o): [string, string] => [o.metadata?.namespace ?? 'default', o.metadata?.name ?? '']);
+    const decided = await settlePending(c, explicit);
+
+    const unschedulable = [...decided.values()].filter(({ condition }) => condition.status === 'False' && condition.reason === 'Unschedulable');
+    // The FailedScheduling events are written asynchronously; have them in the dump.
+    for (const { pod } of unschedulable) {
+      await c.waitForEvent(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', 'FailedScheduling').catch((e: unknown) =>
+        console.error(`warning: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    }
+    const dump = await c.kubectl(['get', DUMP_KINDS, '-A', '-o', 'yaml']);
+    writeFileSync(join(outDir, 'dump.yaml'), dump.stdout);
+
+    const nodeNames = scenario.nodes.map((n) => n.name);
+    const pods: PodReport[] = [];
+    for (const { pod, condition } of decided.values()) {
+      const report: PodReport = {
+        namespace: pod.metadata?.namespace ?? 'default',
+        name: pod.metadata?.name ?? '',
+        podScheduled: verdict(condition, pod),
+        nodes: {},
+      };
+      if (condition.status === 'False' && condition.reason === 'Unschedulable') report.nodes = await probe(c, pod, nodeNames);
+      pods.push(report);
+    }
+    const perNode = { kubernetesVersion: c.version, scenario: scenarioFile, capturedAt: new Date().toISOString(), pods };
+    writeFileSync(join(outDir, 'per-node.json'), JSON.stringify(perNode, null, 2) + '\n');
+
+    for (const p of pods) {
+      console.log(`${p.namespace}/${p.name}: ${p.podScheduled.status} ${p.podScheduled.reason ?? ''} ${p.podScheduled.message ?? p.podScheduled.nodeName ?? ''}`);
+      for (const [n, v] of Object.entries(p.nodes)) console.log(`  ${n}: ${v.error ?? `${v.status} ${v.reason ?? ''} ${v.message ?? v.nodeName ?? ''}`}`);
+    }
+    console.log(`wrote ${join(outDir, 'dump.yaml')} and ${join(outDir, 'per-node.json')}`);
+  } finally {
+    await c.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exitCode = 1;
+});

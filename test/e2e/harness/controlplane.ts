@@ -1,0 +1,207 @@
+// Starts etcd, kube-apiserver, kube-scheduler and kube-controller-manager on 127.0.0.1.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiClient, type ApiClient } from './api.js';
+import { ensureBinaries, type BinaryName, type Binaries } from './binaries.js';
+import { writeCredentials, writeKubeconfig, type User, type UserSpec } from './credentials.js';
+import { freePorts } from './ports.js';
+import { assertRunning, startProcess, stopProcess, type Managed } from './processes.js';
+import { fatal, waitFor } from './wait.js';
+
+/** Controllers needed for owners' events and quota; nodelifecycle stays off (no kubelets). */
+export const DEFAULT_CONTROLLERS = [
+  'deployment-controller',
+  'replicaset-controller',
+  'job-controller',
+  'statefulset-controller',
+  'cronjob-controller',
+  'serviceaccount-token-controller',
+  'serviceaccount-controller',
+  'resourcequota-controller',
+];
+
+export interface ControlPlaneOptions {
+  /** Extra token users (e.g. a read-only user bound later with RBAC). The admin is always there. */
+  users?: UserSpec[];
+  /** Replaces DEFAULT_CONTROLLERS. */
+  controllers?: string[];
+  /** Extra flags per component, appended last. */
+  extraArgs?: Partial<Record<BinaryName, string[]>>;
+  /** Keep the temp dir (logs, etcd data) after stop(); also WHY_PENDING_KEEP_TMP=1. */
+  keepDir?: boolean;
+  log?: (msg: string) => void;
+}
+
+export interface ControlPlane {
+  dir: string;
+  version: string;
+  server: string;
+  /** The apiserver's self-signed serving bundle (from --cert-dir), used as CA. */
+  caFile: string;
+  /** Admin kubeconfig (system:masters). */
+  kubeconfig: string;
+  api: ApiClient;
+  users: Map<string, User>;
+  kubeconfigFor(user: string): string;
+  clientFor(user: string): ApiClient;
+  logs: Record<BinaryName, string>;
+  stop(): Promise<void>;
+}
+
+export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`[controlplane] ${m}\n`));
+  const t0 = Date.now();
+  const bins: Binaries = await ensureBinaries();
+  const dir = mkdtempSync(join(tmpdir(), 'why-pending-cp-'));
+  const keep = opts.keepDir ?? process.env.WHY_PENDING_KEEP_TMP === '1';
+  mkdirSync(join(dir, 'logs'));
+  const logs = Object.fromEntries(
+    (['etcd', 'kube-apiserver', 'kube-scheduler', 'kube-controller-manager'] as const).map((b) => [b, join(dir, 'logs', `${b}.log`)]),
+  ) as Record<BinaryName, string>;
+  const procs: Managed[] = [];
+  let stopped = false;
+
+  const removeDir = () => {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  };
+  const onExit = () => removeDir(); // children are SIGKILLed by processes.ts's exit hook first
+  const onSignal = (sig: NodeJS.Signals) => {
+    void stop().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
+  };
+  process.on('exit', onExit);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    for (const p of [...procs].reverse()) await stopProcess(p);
+    process.off('exit', onExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    removeDir();
+    log(keep ? `stopped; kept ${dir}` : 'stopped');
+  }
+
+  try {
+    const [etcdClient, etcdPeer, apiPort, schedPort, kcmPort] = (await freePorts(5)) as [number, number, number, number, number];
+    const creds = writeCredentials(dir, opts.users);
+    const extra = (b: BinaryName) => opts.extraArgs?.[b] ?? [];
+
+    // etcd
+    const etcdURL = `http://127.0.0.1:${etcdClient}`;
+    procs.push(
+      startProcess('etcd', bins.etcd, [
+        `--data-dir=${join(dir, 'etcd')}`,
+        `--listen-client-urls=${etcdURL}`,
+        `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+        ...extra('etcd'),
+      ], logs.etcd),
+    );
+
+    // kube-apiserver
+    const certDir = join(dir, 'apiserver-certs');
+    const server = `https://127.0.0.1:${apiPort}`;
+    const apiserver = startProcess('kube-apiserver', bins['kube-apiserver'], [
+      `--etcd-servers=${etcdURL}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      `--cert-dir=${certDir}`,
+      `--token-auth-file=${creds.tokenFile}`,
+      '--authorization-mode=Node,RBAC',
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${creds.saPubFile}`,
+      `--service-account-signing-key-file=${creds.saKeyFile}`,
+      '--service-cluster-ip-range=10.0.0.0/24',
+      '--endpoint-reconciler-type=none',
+      '--enable-admission-plugins=ResourceQuota,LimitRanger',
+      '--allow-privileged=true',
+      '--profiling=false',
+      ...extra('kube-apiserver'),
+    ], logs['kube-apiserver']);
+    procs.push(apiserver);
+    const insecure = apiClient(server, creds.admin.token, undefined);
+    await waitFor('kube-apiserver /readyz', async () => {
+      for (const p of procs) {
+        try { assertRunning(p); } catch (e) { throw fatal(e); }
+      }
+      const r = await insecure.raw('GET', '/readyz');
+      return r.status === 200 ? true : undefined;
+    }, { timeoutMs: 120_000 });
+
+    const caFile = join(certDir, 'apiserver.crt');
+    if (!existsSync(caFile)) throw new Error(`${caFile} not written by kube-apiserver`);
+    const ca = readFileSync(caFile);
+    const kubeconfigs = new Map<string, string>();
+    const kubeconfigFor = (name: string): string => {
+      const u = creds.users.get(name);
+      if (!u) throw new Error(`unknown user ${name}`);
+      let f = kubeconfigs.get(name);
+      if (!f) {
+        f = writeKubeconfig(join(dir, `${name}.kubeconfig`), server, caFile, u);
+        kubeconfigs.set(name, f);
+      }
+      return f;
+    };
+    const clientFor = (name: string): ApiClient => {
+      const u = creds.users.get(name);
+      if (!u) throw new Error(`unknown user ${name}`);
+      return apiClient(server, u.token, ca);
+    };
+    const kubeconfig = kubeconfigFor(creds.admin.name);
+    const api = clientFor(creds.admin.name);
+    await api.get('/version'); // proves the CA bundle verifies the serving cert
+
+    // kube-scheduler and kube-controller-manager, both as the admin (system:masters).
+    const delegated = [
+      `--kubeconfig=${kubeconfig}`,
+      `--authentication-kubeconfig=${kubeconfig}`,
+      `--authorization-kubeconfig=${kubeconfig}`,
+      '--bind-address=127.0.0.1',
+      '--leader-elect=false',
+    ];
+    const scheduler = startProcess('kube-scheduler', bins['kube-scheduler'], [
+      ...delegated,
+      `--secure-port=${schedPort}`,
+      '--kube-api-qps=200',
+      '--kube-api-burst=400',
+      ...extra('kube-scheduler'),
+    ], logs['kube-scheduler']);
+    procs.push(scheduler);
+    const kcm = startProcess('kube-controller-manager', bins['kube-controller-manager'], [
+      ...delegated,
+      `--secure-port=${kcmPort}`,
+      `--controllers=${(opts.controllers ?? DEFAULT_CONTROLLERS).join(',')}`,
+      `--service-account-private-key-file=${creds.saKeyFile}`,
+      `--root-ca-file=${caFile}`,
+      '--kube-api-qps=200',
+      '--kube-api-burst=400',
+      ...extra('kube-controller-manager'),
+    ], logs['kube-controller-manager']);
+    procs.push(kcm);
+
+    const componentReady = (m: Managed, port: number, path: string) => {
+      const c = apiClient(`https://127.0.0.1:${port}`, creds.admin.token, undefined);
+      return waitFor(`${m.name} ${path}`, async () => {
+        try { assertRunning(m); } catch (e) { throw fatal(e); }
+        const r = await c.raw('GET', path);
+        return r.status === 200 ? true : undefined;
+      }, { timeoutMs: 60_000 });
+    };
+    // The scheduler's /readyz includes sched-handler-sync (informers and handlers synced).
+    await Promise.all([componentReady(scheduler, schedPort, '/readyz'), componentReady(kcm, kcmPort, '/healthz')]);
+    // The serviceaccount controller creates "default" in each namespace; pods need it.
+    await waitFor('default/default ServiceAccount', () =>
+      api.get('/api/v1/namespaces/default/serviceaccounts/default').then(() => true),
+    );
+
+    const version = (await api.get<{ gitVersion: string }>('/version')).gitVersion;
+    log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s: ${server} (${version}), kubeconfig ${kubeconfig}`);
+    return { dir, version, server, caFile, kubeconfig, api, users: creds.users, kubeconfigFor, clientFor, logs, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,74 @@
+// Runs every whole-cluster scenario under test/scenarios/: each folder holds a dump
+// (cluster.yaml) and the expected diagnosis (expected.yaml). A new case is a new folder.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { diagnose } from '../src/engine/diagnose.js';
+import { reportHuman } from '../src/report/human/index.js';
+import { jsonReplacer, present } from '../src/report/present.js';
+import { readDump } from '../src/sources/dump/read.js';
+
+interface Expected {
+  description: string;
+  query: { namespace: string; name: string };
+  stage: string;
+  /** Node name -> the plugins that reject it, in filter order; [] means it fits. */
+  nodes?: Record<string, string[]>;
+  preFilter?: string[];
+  scheduler?: { agrees: boolean | null; source?: string };
+  /** A subset of the -o json output that must match. */
+  json?: Record<string, unknown>;
+  /** Text the human report must contain. */
+  contains?: string[];
+  /** Set when the scheduler's messages were captured from a real control plane (version). */
+  capturedFrom?: string;
+  /** The dump, when it is not this folder's cluster.yaml (the README's bundled example). */
+  dump?: string;
+}
+
+const root = path.join(import.meta.dirname, 'scenarios');
+const folders = readdirSync(root, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+
+function pluginsOf(reasons: { plugin: string }[]): string[] {
+  const out: string[] = [];
+  for (const r of reasons) if (out[out.length - 1] !== r.plugin) out.push(r.plugin);
+  return out;
+}
+
+describe('whole-cluster scenarios', () => {
+  it('has at least 30 scenarios', () => {
+    expect(folders.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(folders)('%s', async (folder) => {
+    const dir = path.join(root, folder);
+    const expected = parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as Expected;
+    const snapshot = await readDump(path.join(dir, expected.dump ?? 'cluster.yaml'), process.stdin);
+    const outcome = diagnose(snapshot, expected.query);
+    if (outcome.kind !== 'diagnosis') throw new Error(`${folder}: no diagnosis (${outcome.kind})`);
+    const d = outcome.diagnosis;
+    expect(d.stage).toBe(expected.stage);
+    if (expected.nodes) {
+      const actual = Object.fromEntries(d.nodes.map((n) => [n.name, pluginsOf(n.reasons)]));
+      expect(actual).toEqual(expected.nodes);
+    }
+    if (expected.preFilter) expect(d.preFilter.map((r) => r.plugin)).toEqual(expected.preFilter);
+    if (expected.scheduler) {
+      expect(d.scheduler.agrees).toBe(expected.scheduler.agrees);
+      if (expected.scheduler.source) expect(d.scheduler.source).toBe(expected.scheduler.source);
+    }
+    if (expected.json) {
+      const json = JSON.parse(JSON.stringify(present(d), jsonReplacer)) as Record<string, unknown>;
+      expect(json).toMatchObject(expected.json);
+    }
+    if (expected.contains) {
+      let text = '';
+      reportHuman(d, { write: (s) => (text += s), color: false, columns: 200 }, { wide: false });
+      for (const needle of expected.contains) expect(text).toContain(needle);
+    }
+  });
+});

@@ -1,0 +1,98 @@
+// The effective request, as component-helpers PodRequests computes it (cases after its
+// helpers_test.go: init containers, sidecars, overhead, pod-level resources).
+import { describe, expect, it } from 'vitest';
+import { podRequests } from '../../src/engine/resources/requests.js';
+import { pod } from '../support/builders.js';
+
+const Gi = 1024n ** 3n;
+const Mi = 1024n ** 2n;
+
+const cases = [
+  {
+    name: 'sums regular containers',
+    pod: pod('p').req({ cpu: '1', memory: '1Gi' }).container('b', { cpu: '500m', memory: '512Mi' }),
+    total: { cpu: 1500n, memory: Gi + 512n * Mi },
+  },
+  {
+    name: 'a larger init container wins resource by resource',
+    pod: pod('p').req({ cpu: '1', memory: '1Gi' }).init('init', { cpu: '2', memory: '100Mi' }),
+    total: { cpu: 2000n, memory: Gi },
+  },
+  {
+    name: 'sidecars add to the containers',
+    pod: pod('p').req({ cpu: '1' }).init('proxy', { cpu: '250m' }, true),
+    total: { cpu: 1250n },
+  },
+  {
+    name: 'an init container after a sidecar counts with it',
+    pod: pod('p').req({ cpu: '1' }).init('proxy', { cpu: '500m' }, true).init('migrate', { cpu: '1' }),
+    total: { cpu: 1500n },
+  },
+  {
+    name: 'an init container before a sidecar does not count with it',
+    pod: pod('p').req({ cpu: '100m' }).init('migrate', { cpu: '1' }).init('proxy', { cpu: '500m' }, true),
+    total: { cpu: 1000n },
+  },
+  {
+    name: 'init peak with two sidecars before it beats the containers',
+    pod: pod('p').req({ cpu: '100m' }).init('a', { cpu: '300m' }, true).init('b', { cpu: '300m' }, true).init('c', { cpu: '1' }),
+    total: { cpu: 1600n },
+  },
+  {
+    name: 'overhead is added on top',
+    pod: pod('p').req({ cpu: '1', memory: '1Gi' }).overhead({ cpu: '250m', memory: '120Mi' }),
+    total: { cpu: 1250n, memory: Gi + 120n * Mi },
+  },
+  {
+    name: 'pod-level requests replace cpu and memory but not extended resources',
+    pod: pod('p').req({ cpu: '1', memory: '1Gi', 'nvidia.com/gpu': '1' }).podLevel({ cpu: '3', memory: '2Gi' }),
+    total: { cpu: 3000n, memory: 2n * Gi, 'nvidia.com/gpu': 1n },
+  },
+  {
+    name: 'pod-level requests, then overhead',
+    pod: pod('p').req({ cpu: '1' }).podLevel({ cpu: '2' }).overhead({ cpu: '100m' }),
+    total: { cpu: 2100n },
+  },
+  {
+    name: 'limits without requests become requests',
+    pod: pod('p').req({}, { cpu: '2', memory: '1Gi' }),
+    total: { cpu: 2000n, memory: Gi },
+  },
+  {
+    name: 'a request written next to a limit is kept',
+    pod: pod('p').req({ cpu: '500m' }, { cpu: '2' }),
+    total: { cpu: 500n },
+  },
+  {
+    name: 'milli-cpu is exact: ten 100m containers make exactly 1',
+    pod: [...Array(9).keys()].reduce((b, i) => b.container(`c${i}`, { cpu: '100m' }), pod('p').req({ cpu: '0.1' })),
+    total: { cpu: 1000n },
+  },
+  {
+    name: 'an in-place resize in progress counts the larger of spec and allocated',
+    pod: pod('p').req({ cpu: '1' }).with((p) => {
+      p.status = { phase: 'Running', containerStatuses: [{ name: 'app', image: 'app', imageID: '', ready: true, restartCount: 0, allocatedResources: { cpu: '2' } }] };
+    }),
+    total: { cpu: 2000n },
+  },
+];
+
+describe('podRequests', () => {
+  it.each(cases)('$name', ({ pod: builder, total }) => {
+    expect(podRequests(builder.obj()).total).toEqual(total);
+  });
+
+  it('says which requests were copied from limits and which a LimitRange set', () => {
+    const p = pod('p')
+      .req({}, { cpu: '2' })
+      .container('side', { memory: '64Mi' })
+      .with((x) => {
+        x.metadata!.annotations = { 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: memory request for container side' };
+      })
+      .obj();
+    expect(podRequests(p).origins).toEqual([
+      { container: 'app', resource: 'cpu', from: 'limits' },
+      { container: 'side', resource: 'memory', from: 'limitRange' },
+    ]);
+  });
+});
