@@ -98,9 +98,11 @@ export function compareWithScheduler(
 ): Agreement {
   const ours = engineTally(nodes, preFilter);
   const base: Agreement = { ...words, agrees: null, schedulerTally: {}, engineTally: ours, differences: [], likelyCauses: [] };
-  if (!words.message || !judged) return base;
+  if (!words.message) return base;
   const parsed = parseSchedulerMessage(words.message);
-  if (parsed.kind !== 'nodeCounts' && parsed.kind !== 'preFilter') return { ...base, parsed };
+  // Without nodes to replay (none read, or a stage where the scheduler judged none) the
+  // message is still explained, but there is nothing to agree or disagree with.
+  if (!judged || (parsed.kind !== 'nodeCounts' && parsed.kind !== 'preFilter')) return { ...base, parsed };
   const theirs = schedulerTally(parsed, nodes.length);
   const keys = [...new Set([...Object.keys(theirs), ...Object.keys(ours)])].sort();
   // A truncated event lists only the first reasons: compare only what it kept.

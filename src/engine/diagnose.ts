@@ -71,7 +71,8 @@ function diagnosePod(snapshot: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
   }
   if (ctx.nodes.length === 0 && judgedStages.has(stageDetail.stage)) notes.push({ kind: 'noNodes', data: {} });
   const partial = snapshot.gaps.length > 0;
-  const schedulerJudged = stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending';
+  const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
+  const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
   const scheduler = compareWithScheduler(schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
     apiVersion: 'whypending/v1',

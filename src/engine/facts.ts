@@ -13,6 +13,10 @@ export function isTerminal(pod: V1Pod): boolean {
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
+export function isTerminating(pod: V1Pod): boolean {
+  return pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null;
+}
+
 export function podKey(pod: V1Pod): string {
   return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
 }

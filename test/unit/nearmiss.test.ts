@@ -7,7 +7,7 @@ import { compareText, describeCodePoint, explainDiff, nearest, renderAligned, si
 const CYRILLIC_ER = '\u0440';
 const ZWSP = '\u200B';
 const NBSP = '\u00A0';
-const ANSI = /\u001b\[\d+m/g;
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g');
 
 describe('compareText names the kind of every difference', () => {
   it.each<{ name: string; wanted: string; actual: string; kinds: DiffKind[] }>([

@@ -28,3 +28,52 @@ function matchesRequirement(requirement: V1LabelSelectorRequirement, labels: Rec
       return false;
   }
 }
+
+/**
+ * Appends `key In (value)` (matchLabelKeys) or `key NotIn (value)` (mismatchLabelKeys) for each key
+ * the owner pod carries, as the apiserver does at admission (pkg/registry/core/pod/strategy.go
+ * applyLabelKeysToLabelSelector). A nil selector stays nil: it matches nothing either way. Adding
+ * the same requirement twice changes nothing, so an already admitted pod is safe to merge again.
+ */
+export function mergeLabelKeys(
+  selector: V1LabelSelector | undefined | null,
+  keys: readonly string[] | undefined,
+  operator: 'In' | 'NotIn',
+  ownerLabels: Record<string, string>,
+): V1LabelSelector | undefined {
+  if (!selector) return undefined;
+  const extra: V1LabelSelectorRequirement[] = (keys ?? [])
+    .filter((key) => Object.hasOwn(ownerLabels, key))
+    .map((key) => ({ key, operator, values: [ownerLabels[key] ?? ''] }));
+  if (extra.length === 0) return selector;
+  return { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
+}
+
+/** A selector with no requirement at all: apimachinery's Everything, whose Empty() is true. */
+export function isEmptySelector(selector: V1LabelSelector | undefined | null): boolean {
+  return !!selector && Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+}
+
+/** apimachinery's Selector.String(): requirements sorted by key, `k=v`, `k in (a,b)`, `!k`. Null for a nil selector. */
+export function formatLabelSelector(selector: V1LabelSelector | undefined | null): string | null {
+  if (!selector) return null;
+  const parts: { key: string; text: string }[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, text: `${key}=${value}` }));
+  for (const r of selector.matchExpressions ?? []) {
+    const values = [...(r.values ?? [])].sort().join(',');
+    const text =
+      r.operator === 'In'
+        ? `${r.key} in (${values})`
+        : r.operator === 'NotIn'
+          ? `${r.key} notin (${values})`
+          : r.operator === 'Exists'
+            ? r.key
+            : r.operator === 'DoesNotExist'
+              ? `!${r.key}`
+              : `${r.key} ${r.operator} (${values})`;
+    parts.push({ key: r.key, text });
+  }
+  return parts
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((p) => p.text)
+    .join(',');
+}

@@ -1,7 +1,7 @@
 // v1.NodeSelector semantics (component-helpers/scheduling/corev1/nodeaffinity): terms are ORed,
 // requirements inside a term ANDed; matchFields supports only metadata.name; an empty term
 // matches nothing.
-import type { V1Node, V1NodeSelector, V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
+import type { V1Node, V1NodeSelector, V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod } from '@kubernetes/client-node';
 
 export interface RequirementResult {
   requirement: V1NodeSelectorRequirement;
@@ -82,4 +82,14 @@ export function formatRequirement(requirement: V1NodeSelectorRequirement): strin
     default:
       return `${requirement.key} ${requirement.operator} (${values.join(', ')})`;
   }
+}
+
+/** component-helpers nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND required terms. */
+export function matchesRequiredNodeAffinity(pod: V1Pod, node: V1Node): boolean {
+  const labels = node.metadata?.labels ?? {};
+  const selectorOk = Object.entries(pod.spec?.nodeSelector ?? {}).every(([key, value]) => matchesNodeRequirement({ key, operator: 'In', values: [value] }, labels));
+  if (!selectorOk) return false;
+  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (!required) return true;
+  return evaluateNodeSelector({ nodeSelectorTerms: required.nodeSelectorTerms ?? [] }, node).matched;
 }

@@ -87,8 +87,11 @@ function pairKinds(w: Char, a: Char): DiffKind[] {
 }
 
 // Cosmetic differences cost half a typo, so the alignment pairs `G` with `g` rather than
-// inserting around it, and similarity can weigh them less.
-const cost = (kinds: readonly DiffKind[]) => (kinds.includes('other') ? 1 : 0.5);
+// inserting around it. A typo costs a hair over 1 so that, between equally long alignments,
+// the one explaining everything cosmetically wins (` a` vs `A  `: case plus spaces, not a typo).
+// Every cost is a multiple of 2^-10, so sums stay exact in binary and === is safe.
+const TYPO = 1 + 2 ** -10;
+const cost = (kinds: readonly DiffKind[]) => (kinds.includes('other') ? TYPO : 0.5);
 
 function align(wanted: Char[], actual: Char[]): AlignedOp[] {
   const n = wanted.length;
@@ -115,15 +118,14 @@ function align(wanted: Char[], actual: Char[]): AlignedOp[] {
       if (i === n && j === m) continue;
       let best = Infinity;
       if (i < n && j < m) best = sub(i, j) + at(i + 1, j + 1);
-      if (i < n) best = Math.min(best, (del[i] ?? 1) + at(i + 1, j));
-      if (j < m) best = Math.min(best, (ins[j] ?? 1) + at(i, j + 1));
+      if (i < n) best = Math.min(best, (del[i] ?? TYPO) + at(i + 1, j));
+      if (j < m) best = Math.min(best, (ins[j] ?? TYPO) + at(i, j + 1));
       d[i * width + j] = best;
     }
   }
   const ops: AlignedOp[] = [];
   let i = 0;
   let j = 0;
-  // Costs are multiples of 0.5, exact in binary, so === on sums is safe.
   while (i < n || j < m) {
     const here = at(i, j);
     const w = wanted[i];
@@ -132,7 +134,7 @@ function align(wanted: Char[], actual: Char[]): AlignedOp[] {
       ops.push({ op: w.char === a.char ? 'same' : 'changed', wanted: describeCodePoint(w.char), actual: describeCodePoint(a.char) });
       i++;
       j++;
-    } else if (w && here === (del[i] ?? 1) + at(i + 1, j)) {
+    } else if (w && here === (del[i] ?? TYPO) + at(i + 1, j)) {
       ops.push({ op: 'missing', wanted: describeCodePoint(w.char) });
       i++;
     } else if (a) {

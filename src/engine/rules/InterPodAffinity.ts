@@ -17,8 +17,8 @@
 // (the scheduler itself reads only the merged labelSelector); merging again is harmless.
 import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
 import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
-import { matchesLabelSelector } from '../match/labelSelector.js';
-import { formatLabelSelector, isEmptySelector, mergeLabelKeys, type DomainCount } from './PodTopologySpread.js';
+import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
+import type { DomainCount } from './PodTopologySpread.js';
 
 export interface AffinityTermRef {
   /** Position in its owner's requiredDuringSchedulingIgnoredDuringExecution list. */

@@ -22,7 +22,7 @@
 import type { V1CSINode, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1Volume } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
-import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs } from './VolumeBinding.js';
+import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs } from '../volumes.js';
 
 export interface NewVolume {
   /** The pod's volume name. */

@@ -9,10 +9,11 @@
 // where the global minimum is 0 while there are fewer eligible domains than minDomains.
 // The scheduler stops at a node's first failing constraint; we report every failing one, in the
 // pod's order, so the first is the scheduler's.
-import type { V1LabelSelector, V1LabelSelectorRequirement, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
-import { matchesLabelSelector } from '../match/labelSelector.js';
-import { evaluateNodeSelector, matchesNodeRequirement } from '../match/nodeSelector.js';
+import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
+import { matchesRequiredNodeAffinity } from '../match/nodeSelector.js';
+import { isTerminating } from '../facts.js';
 import { untoleratedTaints } from '../match/tolerations.js';
 
 export interface SpreadConstraintRef {
@@ -56,58 +57,6 @@ export type PodTopologySpreadDetail =
 
 // --- label selector helpers (shared with InterPodAffinity) ---
 
-/**
- * Appends `key In (value)` (matchLabelKeys) or `key NotIn (value)` (mismatchLabelKeys) for each key
- * the owner pod carries, as the apiserver does at admission (pkg/registry/core/pod/strategy.go
- * applyLabelKeysToLabelSelector). A nil selector stays nil: it matches nothing either way. Adding
- * the same requirement twice changes nothing, so an already admitted pod is safe to merge again.
- */
-export function mergeLabelKeys(
-  selector: V1LabelSelector | undefined | null,
-  keys: readonly string[] | undefined,
-  operator: 'In' | 'NotIn',
-  ownerLabels: Record<string, string>,
-): V1LabelSelector | undefined {
-  if (!selector) return undefined;
-  const extra: V1LabelSelectorRequirement[] = (keys ?? [])
-    .filter((key) => Object.hasOwn(ownerLabels, key))
-    .map((key) => ({ key, operator, values: [ownerLabels[key] ?? ''] }));
-  if (extra.length === 0) return selector;
-  return { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
-}
-
-/** A selector with no requirement at all: apimachinery's Everything, whose Empty() is true. */
-export function isEmptySelector(selector: V1LabelSelector | undefined | null): boolean {
-  return !!selector && Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
-}
-
-/** apimachinery's Selector.String(): requirements sorted by key, `k=v`, `k in (a,b)`, `!k`. Null for a nil selector. */
-export function formatLabelSelector(selector: V1LabelSelector | undefined | null): string | null {
-  if (!selector) return null;
-  const parts: { key: string; text: string }[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, text: `${key}=${value}` }));
-  for (const r of selector.matchExpressions ?? []) {
-    const values = [...(r.values ?? [])].sort().join(',');
-    const text =
-      r.operator === 'In'
-        ? `${r.key} in (${values})`
-        : r.operator === 'NotIn'
-          ? `${r.key} notin (${values})`
-          : r.operator === 'Exists'
-            ? r.key
-            : r.operator === 'DoesNotExist'
-              ? `!${r.key}`
-              : `${r.key} ${r.operator} (${values})`;
-    parts.push({ key: r.key, text });
-  }
-  return parts
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((p) => p.text)
-    .join(',');
-}
-
-export function isTerminating(pod: V1Pod): boolean {
-  return pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null;
-}
 
 // --- the rule ---
 
@@ -155,15 +104,6 @@ function constraintsOf(pod: V1Pod): Constraint[] {
   });
 }
 
-/** component-helpers nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND required terms. */
-export function matchesRequiredNodeAffinity(pod: V1Pod, node: V1Node): boolean {
-  const labels = node.metadata?.labels ?? {};
-  const selectorOk = Object.entries(pod.spec?.nodeSelector ?? {}).every(([key, value]) => matchesNodeRequirement({ key, operator: 'In', values: [value] }, labels));
-  if (!selectorOk) return false;
-  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (!required) return true;
-  return evaluateNodeSelector({ nodeSelectorTerms: required.nodeSelectorTerms ?? [] }, node).matched;
-}
 
 function passesInclusionPolicies(constraint: Constraint, pod: V1Pod, node: V1Node): boolean {
   if (constraint.ref.nodeAffinityPolicy === 'Honor' && !matchesRequiredNodeAffinity(pod, node)) return false;

@@ -16,75 +16,19 @@
 import type {
   V1Node,
   V1NodeSelectorRequirement,
-  V1ObjectMeta,
   V1PersistentVolume,
   V1PersistentVolumeClaim,
-  V1Pod,
-  V1StorageClass,
   V1TopologySelectorTerm,
 } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../match/labelSelector.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
+import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, selectedNodeAnnotation, volumeClassName } from '../volumes.js';
 import type { FilterRule, NodeFacts, PodFacts, PreFilterOutcome, Reason, RuleContext } from '../model.js';
 import { compare, parseQuantity, type Quantity } from '../quantity/index.js';
 
-// ---- claim and volume lookups shared by the volume rules ----
-
-export const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
-export const selectedNodeAnnotation = 'volume.kubernetes.io/selected-node';
 const bindCompletedAnnotation = 'pv.kubernetes.io/bind-completed';
 const notSupportedProvisioner = 'kubernetes.io/no-provisioner';
-
-export interface PodClaimRef {
-  /** The pod's volume name. */
-  volume: string;
-  claim: string;
-  /** A generic ephemeral volume: the claim is `<pod>-<volume>`, created by a controller. */
-  ephemeral: boolean;
-}
-
-/** The claims a pod's volumes name, in volume order (ephemeral.VolumeClaimName for ephemeral ones). */
-export function podClaimRefs(pod: V1Pod): PodClaimRef[] {
-  const refs: PodClaimRef[] = [];
-  for (const volume of pod.spec?.volumes ?? []) {
-    if (volume.persistentVolumeClaim) refs.push({ volume: volume.name, claim: volume.persistentVolumeClaim.claimName, ephemeral: false });
-    else if (volume.ephemeral) refs.push({ volume: volume.name, claim: `${pod.metadata?.name ?? ''}-${volume.name}`, ephemeral: true });
-  }
-  return refs;
-}
-
-export function findClaim(snapshot: Snapshot, namespace: string, name: string): V1PersistentVolumeClaim | undefined {
-  return snapshot.objects.persistentVolumeClaims.find((c) => c.metadata?.name === name && (c.metadata?.namespace ?? 'default') === namespace);
-}
-
-export function findVolume(snapshot: Snapshot, name: string): V1PersistentVolume | undefined {
-  return snapshot.objects.persistentVolumes.find((v) => v.metadata?.name === name);
-}
-
-export function findStorageClass(snapshot: Snapshot, name: string): V1StorageClass | undefined {
-  return snapshot.objects.storageClasses.find((c) => c.metadata?.name === name);
-}
-
-/** storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over the field. */
-export function claimClassName(claim: V1PersistentVolumeClaim): string {
-  const annotated = claim.metadata?.annotations?.[betaStorageClassAnnotation];
-  if (annotated !== undefined) return annotated;
-  return claim.spec?.storageClassName ?? '';
-}
-
-/** storagehelpers.GetPersistentVolumeClass. */
-export function volumeClassName(volume: V1PersistentVolume): string {
-  const annotated = volume.metadata?.annotations?.[betaStorageClassAnnotation];
-  if (annotated !== undefined) return annotated;
-  return volume.spec?.storageClassName ?? '';
-}
-
-/** metav1.IsControlledBy: a controller owner reference with the pod's UID. */
-export function isControlledBy(meta: V1ObjectMeta | undefined, pod: V1Pod): boolean {
-  const uid = pod.metadata?.uid;
-  return (meta?.ownerReferences ?? []).some((ref) => ref.controller === true && uid !== undefined && ref.uid === uid);
-}
 
 function quantityOf(text: string | undefined): Quantity {
   if (text === undefined) return { nanos: 0n };

@@ -9,7 +9,7 @@
 import type { V1Pod, V1Volume } from '@kubernetes/client-node';
 import { podKey } from '../facts.js';
 import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
-import { findClaim } from './VolumeBinding.js';
+import { findClaim } from '../volumes.js';
 
 export interface DiskRef {
   type: 'gcePersistentDisk' | 'awsElasticBlockStore' | 'rbd' | 'iscsi';

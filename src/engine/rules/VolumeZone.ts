@@ -8,7 +8,7 @@
 import type { V1PersistentVolume } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
-import { claimClassName, findClaim, findStorageClass, findVolume } from './VolumeBinding.js';
+import { claimClassName, findClaim, findStorageClass, findVolume } from '../volumes.js';
 
 const betaZone = 'failure-domain.beta.kubernetes.io/zone';
 const betaRegion = 'failure-domain.beta.kubernetes.io/region';

@@ -1,5 +1,6 @@
 // What the scheduler itself said, and whether it agrees with the replay.
 import type { Diagnosis } from '../../engine/diagnosis.js';
+import { pluginPurpose } from '../../messages/plugins.js';
 import type { Palette } from '../color.js';
 
 const causeText: Record<string, string> = {
@@ -24,8 +25,15 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   } else if (s.agrees === false) {
     out.push(`  ${colors.red('Differs')}: ${s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; ')}.`);
     for (const cause of s.likelyCauses) out.push(`  - likely: ${causeText[cause] ?? cause}`);
-  } else if (s.parsed && s.parsed.unknownReasons.length > 0) {
-    out.push(`  (not compared: ${s.parsed.unknownReasons.join('; ')})`);
+  } else if (s.parsed) {
+    // Nothing to compare with (nodes not read): explain the scheduler's counts instead.
+    const pre = s.parsed.preFilterReason;
+    if (pre) out.push(`  - every node, before any was looked at: ${pre.plugin ? `${pre.plugin}: ` : ''}${pre.text}`);
+    for (const r of s.parsed.reasons) {
+      const purpose = r.plugin ? ` (${r.plugin}: ${pluginPurpose[r.plugin]})` : '';
+      out.push(`  - ${r.count} node${r.count === 1 ? '' : 's'}: ${r.text}${purpose}`);
+    }
+    if (s.parsed.unknownReasons.length > 0) out.push(`  (wordings not recognised: ${s.parsed.unknownReasons.join('; ')})`);
   }
   if (s.agrees !== false && s.likelyCauses.includes('truncatedEvent')) out.push(`  - ${causeText['truncatedEvent']}`);
   return out;

@@ -9,7 +9,11 @@ import { freePorts } from './ports.js';
 import { assertRunning, startProcess, stopProcess, type Managed } from './processes.js';
 import { fatal, waitFor } from './wait.js';
 
-/** Controllers needed for owners' events and quota; nodelifecycle stays off (no kubelets). */
+/**
+ * Controllers needed for owners' events and quota; node-lifecycle stays off (it would mark
+ * kubelet-less nodes unreachable). clusterrole-aggregation fills the built-in aggregated
+ * ClusterRoles (view, edit, admin), which are otherwise empty.
+ */
 export const DEFAULT_CONTROLLERS = [
   'deployment-controller',
   'replicaset-controller',
@@ -19,6 +23,7 @@ export const DEFAULT_CONTROLLERS = [
   'serviceaccount-token-controller',
   'serviceaccount-controller',
   'resourcequota-controller',
+  'clusterrole-aggregation-controller',
 ];
 
 export interface ControlPlaneOptions {
@@ -65,7 +70,10 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const removeDir = () => {
     if (!keep) rmSync(dir, { recursive: true, force: true });
   };
-  const onExit = () => removeDir(); // children are SIGKILLed by processes.ts's exit hook first
+  const onExit = () => {
+    for (const p of procs) p.child.kill('SIGKILL'); // exit handlers are synchronous: no graceful stop
+    removeDir();
+  };
   const onSignal = (sig: NodeJS.Signals) => {
     void stop().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
   };

@@ -1,0 +1,346 @@
+// Which cluster, user and namespace, decided the way kubectl decides them:
+// - `--kubeconfig FILE` alone, else every file of KUBECONFIG merged, else ~/.kube/config, else the
+//   in-cluster service account; with none of those (and no --server) a clear error, never
+//   client-node's silent fallback to http://localhost:8080.
+// - Merging (client-go's loader): missing files are skipped; the first file to define a cluster,
+//   user or context name wins it whole; the first file to set current-context wins it. client-node's
+//   loadFromDefault differs on all three (a missing file throws, a duplicate name throws, the last
+//   current-context wins), so the files are read and merged here, and client-node gets only the
+//   effective cluster, user and context.
+// - Relative paths in a file resolve against that file's directory (certificate-authority,
+//   client-certificate, client-key, token-file, and an exec command that contains a slash).
+// - Flags override as clientcmd's ConfigOverrides do.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { parse as parseYaml } from 'yaml';
+import { ClusterError, UsageError } from '../../errors.js';
+import type { LiveOptions } from './flags.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface LiveConfig {
+  /** Holds exactly one context, cluster and user: the effective ones, overrides applied. */
+  kubeConfig: KubeConfig;
+  namespace: string;
+  /** One line naming the context, server and user, for messages and the report. Never a secret. */
+  describe: string;
+  /** The API server's base URL, without credentials. */
+  server: string;
+  /** 0: no limit per request. */
+  requestTimeoutMs: number;
+  impersonate?: { user: string; groups: string[] };
+  /** HTTP(S)_PROXY and NO_PROXY as the environment gave them (kubectl honours them). */
+  proxyEnv: Env;
+}
+
+type Raw = Record<string, unknown>;
+
+interface Merged {
+  clusters: Map<string, Raw>;
+  users: Map<string, Raw>;
+  contexts: Map<string, Raw>;
+  currentContext?: string;
+  files: string[];
+}
+
+const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+function isRecord(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(record: Raw | undefined, key: string): string | undefined {
+  const value = record?.[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory';
+  return (error as Error).message;
+}
+
+function resolveAgainst(dir: string, record: Raw | undefined, keys: string[]): Raw | undefined {
+  if (!record) return record;
+  const out: Raw = { ...record };
+  for (const key of keys) {
+    const value = str(out, key);
+    if (value && !path.isAbsolute(value)) out[key] = path.join(dir, value);
+  }
+  return out;
+}
+
+function resolveUserPaths(dir: string, user: Raw | undefined): Raw | undefined {
+  const out = resolveAgainst(dir, user, ['client-certificate', 'client-key', 'token-file']);
+  const exec = out?.['exec'];
+  if (out && isRecord(exec)) {
+    const command = str(exec, 'command');
+    // A bare command name is looked up on PATH; only a path is relative to the file.
+    if (command && command.includes('/') && !path.isAbsolute(command)) out['exec'] = { ...exec, command: path.join(dir, command) };
+  }
+  return out;
+}
+
+/** Reads one kubeconfig file; undefined when it does not exist and `optional`. */
+function readKubeconfig(file: string, optional: boolean): Raw | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ClusterError(`reading kubeconfig ${file}: ${fsReason(error)}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (error) {
+    throw new ClusterError(`reading kubeconfig ${file}: not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (!isRecord(doc)) throw new ClusterError(`reading kubeconfig ${file}: expected a kubeconfig (kind: Config), found ${Array.isArray(doc) ? 'a list' : typeof doc}`);
+  return doc;
+}
+
+function mergeInto(merged: Merged, doc: Raw, file: string): void {
+  const dir = path.dirname(path.resolve(file));
+  const sections = [
+    ['clusters', 'cluster', merged.clusters, (r: Raw | undefined) => resolveAgainst(dir, r, ['certificate-authority'])],
+    ['users', 'user', merged.users, (r: Raw | undefined) => resolveUserPaths(dir, r)],
+    ['contexts', 'context', merged.contexts, (r: Raw | undefined) => r],
+  ] as const;
+  for (const [section, field, into, fix] of sections) {
+    const list = doc[section];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) throw new ClusterError(`reading kubeconfig ${file}: ${section} is not a list`);
+    for (const entry of list) {
+      if (!isRecord(entry)) continue;
+      const name = str(entry, 'name');
+      if (!name || into.has(name)) continue; // the first file to name it wins
+      const body = entry[field];
+      into.set(name, fix(isRecord(body) ? body : {}) ?? {});
+    }
+  }
+  const current = str(doc, 'current-context');
+  if (current && merged.currentContext === undefined) merged.currentContext = current;
+}
+
+/** The files kubectl would read, in priority order, and where that list came from. */
+export function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: Env): { files: string[]; from: 'flag' | 'KUBECONFIG' | 'home' | 'none' } {
+  if (options.kubeconfig) return { files: [options.kubeconfig], from: 'flag' };
+  const list = env['KUBECONFIG'];
+  if (list) {
+    const delimiter = env['OS'] === 'Windows_NT' ? ';' : path.delimiter;
+    return { files: [...new Set(list.split(delimiter).filter((f) => f !== ''))], from: 'KUBECONFIG' };
+  }
+  const home = env['HOME'] || env['USERPROFILE'];
+  if (home) return { files: [path.join(home, '.kube', 'config')], from: 'home' };
+  return { files: [], from: 'none' };
+}
+
+/** Merges kubeconfig files as kubectl does. Exported for tests. */
+export function mergeKubeconfigs(files: string[], requireFirst: boolean): Merged {
+  const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), files: [] };
+  for (const file of files) {
+    const doc = readKubeconfig(file, !requireFirst);
+    if (!doc) continue;
+    merged.files.push(file);
+    mergeInto(merged, doc, file);
+  }
+  return merged;
+}
+
+function inCluster(env: Env): Merged | undefined {
+  const host = env['KUBERNETES_SERVICE_HOST'];
+  const port = env['KUBERNETES_SERVICE_PORT'];
+  if (!host || !port) return undefined;
+  const tokenFile = path.join(serviceAccountDir, 'token');
+  let namespace: string | undefined;
+  try {
+    readFileSync(tokenFile);
+    namespace = readFileSync(path.join(serviceAccountDir, 'namespace'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+  const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    clusters: new Map([['in-cluster', { server, 'certificate-authority': path.join(serviceAccountDir, 'ca.crt') }]]),
+    users: new Map([['in-cluster', { 'token-file': tokenFile }]]),
+    contexts: new Map([['in-cluster', { cluster: 'in-cluster', user: 'in-cluster', ...(namespace ? { namespace } : {}) }]]),
+    currentContext: 'in-cluster',
+    files: ['the in-cluster service account'],
+  };
+}
+
+/** The server URL without user:password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, '//');
+  }
+}
+
+function normalizeServer(server: string, where: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(server) ? server : `https://${server}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new ClusterError(`${where}: server "${redactUrl(server)}" is not a valid URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ClusterError(`${where}: server "${redactUrl(server)}" must be an http or https URL`);
+  return withScheme.replace(/\/+$/, '');
+}
+
+function readTokenFile(file: string, userName: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ClusterError(`reading the token-file of user "${userName}" (${file}): ${fsReason(error)}`);
+  }
+}
+
+const noKubeconfig = 'no kubeconfig found: set KUBECONFIG or pass --kubeconfig; why-pending never falls back to localhost:8080';
+
+export function loadConfig(options: LiveOptions, env: Env): LiveConfig {
+  const { files, from } = kubeconfigFiles(options, env);
+  let merged = mergeKubeconfigs(files, from === 'flag');
+  if (merged.files.length === 0 && from !== 'flag') merged = inCluster(env) ?? merged;
+  const fileList = merged.files.join(', ');
+  if (merged.files.length === 0 && !options.server) {
+    if (from === 'KUBECONFIG') throw new ClusterError(`${noKubeconfig} (none of the KUBECONFIG files exists: ${files.join(', ')})`);
+    throw new ClusterError(noKubeconfig);
+  }
+
+  // The context.
+  const contextName = options.context ?? merged.currentContext;
+  let context: Raw | undefined;
+  if (contextName) {
+    context = merged.contexts.get(contextName);
+    if (!context && (options.context || !options.server)) {
+      const known = [...merged.contexts.keys()];
+      throw new ClusterError(
+        `context "${contextName}" not found in kubeconfig ${fileList || '(none)'}${known.length > 0 ? `; it has ${known.map((n) => `"${n}"`).join(', ')}` : ''}: pass --context with one of them`,
+      );
+    }
+  } else if (!options.server && !options.cluster) {
+    const known = [...merged.contexts.keys()];
+    throw new ClusterError(
+      `kubeconfig ${fileList} sets no current-context: pass --context NAME${known.length > 0 ? ` (${known.map((n) => `"${n}"`).join(', ')})` : ''} or run kubectl config use-context NAME`,
+    );
+  }
+
+  // The cluster.
+  const clusterName = options.cluster ?? str(context, 'cluster');
+  let rawCluster: Raw = {};
+  if (clusterName) {
+    const found = merged.clusters.get(clusterName);
+    if (!found && (options.cluster || !options.server)) {
+      throw new ClusterError(`cluster "${clusterName}"${contextName && !options.cluster ? ` (of context "${contextName}")` : ''} not found in kubeconfig ${fileList}`);
+    }
+    rawCluster = { ...(found ?? {}) };
+  }
+  if (options.server) rawCluster['server'] = options.server;
+  const where = clusterName ? `cluster "${clusterName}"` : '--server';
+  const rawServer = str(rawCluster, 'server');
+  if (!rawServer) throw new ClusterError(`${where} has no server address: set it in the kubeconfig or pass --server`);
+  const server = normalizeServer(rawServer, where);
+  // clientcmd: an explicit CA or --insecure-skip-tls-verify replaces the kubeconfig's CA settings,
+  // and --server forgets the kubeconfig's tls-server-name unless --tls-server-name is given too.
+  if (options.insecureSkipTlsVerify || options.certificateAuthority) {
+    rawCluster['insecure-skip-tls-verify'] = options.insecureSkipTlsVerify;
+    delete rawCluster['certificate-authority-data'];
+    delete rawCluster['certificate-authority'];
+    if (options.certificateAuthority) rawCluster['certificate-authority'] = path.resolve(options.certificateAuthority);
+  }
+  if (options.tlsServerName || options.server) {
+    delete rawCluster['tls-server-name'];
+    if (options.tlsServerName) rawCluster['tls-server-name'] = options.tlsServerName;
+  }
+
+  // The user.
+  const userName = options.user ?? str(context, 'user');
+  let rawUser: Raw = {};
+  if (userName) {
+    const found = merged.users.get(userName);
+    if (!found && options.user) throw new ClusterError(`user "${userName}" not found in kubeconfig ${fileList || '(none)'}`);
+    if (!found && contextName && !options.server) throw new ClusterError(`user "${userName}" of context "${contextName}" not found in kubeconfig ${fileList}`);
+    rawUser = { ...(found ?? {}) };
+  }
+  if (options.token) {
+    // A bearer token on the command line replaces every other way of getting one.
+    for (const key of ['token-file', 'exec', 'auth-provider', 'username', 'password']) delete rawUser[key];
+    rawUser['token'] = options.token;
+  }
+  if (options.clientCertificate) {
+    delete rawUser['client-certificate-data'];
+    rawUser['client-certificate'] = path.resolve(options.clientCertificate);
+  }
+  if (options.clientKey) {
+    delete rawUser['client-key-data'];
+    rawUser['client-key'] = path.resolve(options.clientKey);
+  }
+
+  const impersonateUser = options.as ?? str(rawUser, 'as');
+  const kubeconfigGroups = Array.isArray(rawUser['as-groups']) ? rawUser['as-groups'].filter((g): g is string => typeof g === 'string') : [];
+  const groups = options.asGroups.length > 0 ? options.asGroups : kubeconfigGroups;
+  if (groups.length > 0 && !impersonateUser) throw new UsageError('--as-group needs --as: groups can only be impersonated together with a user');
+
+  const names = { cluster: clusterName ?? 'why-pending', user: userName ?? 'why-pending', context: contextName ?? 'why-pending' };
+  const cluster: Cluster = {
+    name: names.cluster,
+    server,
+    skipTLSVerify: rawCluster['insecure-skip-tls-verify'] === true,
+    ...(str(rawCluster, 'certificate-authority-data') ? { caData: str(rawCluster, 'certificate-authority-data') } : {}),
+    ...(str(rawCluster, 'certificate-authority') ? { caFile: str(rawCluster, 'certificate-authority') } : {}),
+    ...(str(rawCluster, 'tls-server-name') ? { tlsServerName: str(rawCluster, 'tls-server-name') } : {}),
+    ...(str(rawCluster, 'proxy-url') ? { proxyUrl: str(rawCluster, 'proxy-url') } : {}),
+  };
+  const tokenFile = str(rawUser, 'token-file');
+  const token = str(rawUser, 'token') ?? (tokenFile ? readTokenFile(tokenFile, names.user) : undefined);
+  const user: User = {
+    name: names.user,
+    ...(str(rawUser, 'client-certificate-data') ? { certData: str(rawUser, 'client-certificate-data') } : {}),
+    ...(str(rawUser, 'client-certificate') ? { certFile: str(rawUser, 'client-certificate') } : {}),
+    ...(str(rawUser, 'client-key-data') ? { keyData: str(rawUser, 'client-key-data') } : {}),
+    ...(str(rawUser, 'client-key') ? { keyFile: str(rawUser, 'client-key') } : {}),
+    ...(isRecord(rawUser['exec']) ? { exec: rawUser['exec'] } : {}),
+    ...(isRecord(rawUser['auth-provider']) ? { authProvider: rawUser['auth-provider'] } : {}),
+    ...(token ? { token } : {}),
+    ...(str(rawUser, 'username') ? { username: str(rawUser, 'username'), password: str(rawUser, 'password') ?? '' } : {}),
+  };
+  const namespaceOfContext = str(context, 'namespace');
+  const ctx: Context = { name: names.context, cluster: names.cluster, user: names.user, ...(namespaceOfContext ? { namespace: namespaceOfContext } : {}) };
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: ctx.name });
+
+  const shownServer = redactUrl(server);
+  const parts = [`server ${shownServer}`];
+  if (userName) parts.push(`user "${userName}"`);
+  if (impersonateUser) parts.push(`as "${impersonateUser}"${groups.length > 0 ? ` (groups ${groups.join(', ')})` : ''}`);
+  const describe = contextName && context ? `context "${contextName}" (${parts.join(', ')})` : parts.join(', ');
+
+  const proxyKeys = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+  const proxyEnv: Record<string, string> = {};
+  for (const key of proxyKeys) {
+    const value = env[key];
+    if (value !== undefined) proxyEnv[key] = value;
+  }
+
+  return {
+    kubeConfig,
+    namespace: options.namespace ?? namespaceOfContext ?? 'default',
+    describe,
+    server: shownServer,
+    requestTimeoutMs: options.requestTimeoutMs,
+    ...(impersonateUser ? { impersonate: { user: impersonateUser, groups } } : {}),
+    proxyEnv,
+  };
+}
