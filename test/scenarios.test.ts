@@ -15,6 +15,8 @@ interface Expected {
   stage: string;
   /** Node name -> the plugins that reject it, in filter order; [] means it fits. */
   nodes?: Record<string, string[]>;
+  /** Node name -> the plugin the real scheduler reported for that node alone (captured scenarios). */
+  firstPlugins?: Record<string, string>;
   preFilter?: string[];
   scheduler?: { agrees: boolean | null; source?: string };
   /** A subset of the -o json output that must match. */
@@ -55,6 +57,10 @@ describe('whole-cluster scenarios', () => {
     if (expected.nodes) {
       const actual = Object.fromEntries(d.nodes.map((n) => [n.name, pluginsOf(n.reasons)]));
       expect(actual).toEqual(expected.nodes);
+    }
+    if (expected.firstPlugins) {
+      const actual = Object.fromEntries(d.nodes.map((n) => [n.name, n.reasons[0]?.plugin ?? 'fits']));
+      expect(actual).toEqual(expected.firstPlugins);
     }
     if (expected.preFilter) expect(d.preFilter.map((r) => r.plugin)).toEqual(expected.preFilter);
     if (expected.scheduler) {

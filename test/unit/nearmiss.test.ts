@@ -31,6 +31,8 @@ describe('compareText names the kind of every difference', () => {
     { name: 'a Cyrillic capital ER against a Latin small p is both look-alike and case', wanted: 'G\u0420U', actual: 'gpu', kinds: ['case', 'lookAlike'] },
     { name: 'a composed é against e plus a combining accent is only normalization', wanted: '\u00E9', actual: 'e\u0301', kinds: ['unicodeNormalization'] },
     { name: 'a superscript two against a digit two is normalization', wanted: 'x\u00B2', actual: 'x2', kinds: ['unicodeNormalization'] },
+    { name: 'a superscript next to a case change is normalization per column, not a typo', wanted: 'x\u00B2', actual: 'X2', kinds: ['case', 'unicodeNormalization'] },
+    { name: 'a no-break space both sides share stays matched, not traded for a tab', wanted: NBSP, actual: `${NBSP}A\tb`, kinds: ['other'] },
     { name: 'an extra letter is a real difference', wanted: 'gpus', actual: 'gpu', kinds: ['other'] },
     { name: 'a different letter is a real difference', wanted: 'gpu', actual: 'cpu', kinds: ['other'] },
     { name: 'an empty value against a non-empty one is a real difference', wanted: '', actual: 'gpu', kinds: ['other'] },
@@ -39,6 +41,8 @@ describe('compareText names the kind of every difference', () => {
     { name: 'case and an extra letter are reported together', wanted: 'GPUs', actual: 'gpu', kinds: ['case', 'other'] },
     { name: 'four cosmetic kinds at once are all reported, sorted', wanted: ` GPU${ZWSP}`, actual: 'gpu ', kinds: ['case', 'invisibleCharacter', 'leadingWhitespace', 'trailingWhitespace'] },
     { name: 'an invisible character next to a trailing space keeps the space trailing', wanted: `gpu ${ZWSP}`, actual: 'gpu', kinds: ['invisibleCharacter', 'trailingWhitespace'] },
+    { name: 'a byte-order mark in place of a no-break space is two kinds, not a space swap', wanted: `a${NBSP}b`, actual: 'a\uFEFFb', kinds: ['invisibleCharacter', 'nonBreakingSpace'] },
+    { name: 'an all-cosmetic explanation wins over an equally long one with a typo', wanted: 'A   ', actual: ' a', kinds: ['case', 'leadingWhitespace', 'trailingWhitespace'] },
   ])('$name', ({ wanted, actual, kinds }) => {
     const diff = compareText(wanted, actual);
     expect(diff.equal).toBe(false);
@@ -85,6 +89,11 @@ describe('compareText names the kind of every difference', () => {
 });
 
 describe('describeCodePoint', () => {
+  it('shares one frozen description per character, so no caller can corrupt another', () => {
+    expect(describeCodePoint('a')).toBe(describeCodePoint('a'));
+    expect(Object.isFrozen(describeCodePoint('a'))).toBe(true);
+  });
+
   it.each([
     { name: 'a zero-width space is named and invisible', char: ZWSP, info: { char: ZWSP, codePoint: 'U+200B', name: 'ZERO WIDTH SPACE', visible: false } },
     { name: 'a no-break space is named and invisible', char: NBSP, info: { char: NBSP, codePoint: 'U+00A0', name: 'NO-BREAK SPACE', visible: false } },
@@ -149,11 +158,18 @@ describe('explainDiff says what differs in plain English', () => {
       actual: 'a b',
       notes: ['non-breaking space: U+00A0 NO-BREAK SPACE (wanted) vs U+0020 SPACE (node) at position 2', 'the two values are equal after Unicode NFKC normalization'],
     },
+    {
+      name: 'a no-break space where the node has a letter is named, then called a different character',
+      wanted: `a${NBSP}b`,
+      actual: 'axb',
+      notes: ["U+00A0 NO-BREAK SPACE on the pod's side at position 2", 'different character: U+00A0 NO-BREAK SPACE (wanted) vs "x" (node) at position 2'],
+    },
     { name: 'a Cyrillic look-alike on the pod', wanted: `g${CYRILLIC_ER}u`, actual: 'gpu', notes: [`"${CYRILLIC_ER}" is U+0440 CYRILLIC SMALL LETTER ER, looks like Latin "p" (pod's side, position 2)`] },
     { name: 'a Cyrillic a on the node', wanted: 'cat', actual: 'c\u0430t', notes: ['"\u0430" is U+0430 CYRILLIC SMALL LETTER A, looks like Latin "a" (node\'s side, position 2)'] },
     { name: 'an extra letter on the pod', wanted: 'gpus', actual: 'gpu', notes: ['"s" is in the pod\'s value (position 4) but not the node\'s'] },
     { name: 'extra letters on the node are one note', wanted: '', actual: 'gpu', notes: ['"gpu" is in the node\'s value (positions 1-3) but not the pod\'s'] },
     { name: 'a typo names both characters', wanted: 'gpu', actual: 'cpu', notes: ['different character: "g" (wanted) vs "c" (node) at position 1'] },
+    { name: 'a typo after an insertion names both positions', wanted: 'abc', actual: 'xabd', notes: ['"x" is in the node\'s value (position 1) but not the pod\'s', 'different character: "c" (wanted) vs "d" (node) at position 3 (4 on the node)'] },
     { name: 'a case change after an insertion names both positions', wanted: 'Gpu', actual: 'xgpu', notes: ['"x" is in the node\'s value (position 1) but not the pod\'s', 'letter case: "G" (wanted) vs "g" (node) at position 1 (2 on the node)'] },
     {
       name: 'a decomposed accent names the mark and the normalization form',
@@ -176,6 +192,7 @@ describe('similarity and nearest', () => {
     { name: 'the exact value beats a case variant', wanted: 'gpu', candidates: ['GPU', 'gpu'], best: 'gpu' },
     { name: 'among typos the smaller edit wins', wanted: 'disktype', candidates: ['zone', 'disk-typo', 'disk-type'], best: 'disk-type' },
     { name: 'a tie goes to the earlier candidate', wanted: 'gpu', candidates: ['gpx', 'gpy'], best: 'gpx' },
+    { name: 'among typos a case difference costs less than a second typo', wanted: 'gpu-node', candidates: ['gpu-noXY', 'Gpu-nodX'], best: 'Gpu-nodX' },
   ])('$name', ({ wanted, candidates, best }) => {
     expect(nearest(wanted, candidates, (c) => c)?.item).toBe(best);
   });

@@ -38,52 +38,87 @@ export interface ClassifiedOp extends AlignedOp {
   actualEdge?: Edge;
 }
 
+// Everything the comparison asks about one character, computed once per distinct character:
+// the alignment asks it for every cell of an n-by-m table.
+interface Traits {
+  lower: string;
+  upper: string;
+  invisible: boolean;
+  nbsp: boolean;
+  whitespace: boolean;
+  lookAlike: string | undefined;
+  /** NFKC form, only for non-ASCII characters (ASCII never changes under normalization). */
+  nfkc: string | undefined;
+  /** A printable ASCII character: against another one, only case or a typo is possible. */
+  plain: boolean;
+}
+
+const traitCache = new Map<string, Traits>();
+
+function traits(char: string): Traits {
+  let t = traitCache.get(char);
+  if (t) return t;
+  if (traitCache.size >= 4096) traitCache.clear();
+  const ascii = (char.codePointAt(0) ?? 0) <= 0x7f;
+  t = {
+    lower: char.toLowerCase(),
+    upper: char.toUpperCase(),
+    invisible: isInvisible(char),
+    nbsp: isNonBreakingSpace(char),
+    whitespace: isWhitespace(char),
+    lookAlike: lookAlikeOf(char),
+    nfkc: ascii ? undefined : char.normalize('NFKC'),
+    plain: ascii && /^[\x21-\x7e]$/.test(char),
+  };
+  traitCache.set(char, t);
+  return t;
+}
+
 interface Char {
   char: string;
   edge: Edge;
+  t: Traits;
 }
-
-const isBlank = (c: string) => isWhitespace(c) || isNonBreakingSpace(c) || isInvisible(c);
 
 // Leading/trailing white space is only "leading" when nothing but blanks precedes it; an
 // invisible character or NBSP next to a trailing space must not turn the space into a typo.
 function withEdges(chars: string[]): Char[] {
-  let lead = 0;
-  while (lead < chars.length && isBlank(chars[lead] ?? '')) lead++;
-  let trail = chars.length;
-  while (trail > 0 && isBlank(chars[trail - 1] ?? '')) trail--;
-  return chars.map((char, i) => ({ char, edge: i >= trail ? 'trailing' : i < lead ? 'leading' : undefined }));
+  const all: Char[] = chars.map((char) => ({ char, edge: undefined, t: traits(char) }));
+  const blank = (c: Char) => c.t.whitespace || c.t.nbsp || c.t.invisible;
+  for (let i = all.length - 1; i >= 0 && blank(all[i] as Char); i--) (all[i] as Char).edge = 'trailing';
+  for (let i = 0; i < all.length && blank(all[i] as Char) && !(all[i] as Char).edge; i++) (all[i] as Char).edge = 'leading';
+  return all;
+}
+
+function kindOf(t: Traits, edge: Edge): DiffKind {
+  if (t.invisible) return 'invisibleCharacter';
+  if (t.nbsp) return 'nonBreakingSpace';
+  if (t.whitespace && edge) return edge === 'leading' ? 'leadingWhitespace' : 'trailingWhitespace';
+  return 'other';
 }
 
 /** The kind of a character that appears on one side only. */
 export function unmatchedKind(char: string, edge: Edge): DiffKind {
-  if (isInvisible(char)) return 'invisibleCharacter';
-  if (isNonBreakingSpace(char)) return 'nonBreakingSpace';
-  if (isWhitespace(char) && edge) return edge === 'leading' ? 'leadingWhitespace' : 'trailingWhitespace';
-  return 'other';
+  return kindOf(traits(char), edge);
 }
 
 const sortUnique = (kinds: Iterable<DiffKind>): DiffKind[] => [...new Set(kinds)].sort();
 
 function pairKinds(w: Char, a: Char): DiffKind[] {
-  const x = w.char;
-  const y = a.char;
-  if (x.toLowerCase() === y.toLowerCase() || x.toUpperCase() === y.toUpperCase()) return ['case'];
-  const spaceLike = (c: string) => isWhitespace(c) || isNonBreakingSpace(c);
-  if ((isNonBreakingSpace(x) || isNonBreakingSpace(y)) && spaceLike(x) && spaceLike(y)) return ['nonBreakingSpace'];
-  const lx = lookAlikeOf(x);
-  const ly = lookAlikeOf(y);
-  if (lx !== undefined || ly !== undefined) {
-    const sx = lx ?? x;
-    const sy = ly ?? y;
+  const x = w.t;
+  const y = a.t;
+  if (x.lower === y.lower || x.upper === y.upper) return ['case'];
+  if ((x.nbsp || y.nbsp) && (x.whitespace || x.nbsp) && (y.whitespace || y.nbsp)) return ['nonBreakingSpace'];
+  if (x.lookAlike !== undefined || y.lookAlike !== undefined) {
+    const sx = x.lookAlike ?? w.char;
+    const sy = y.lookAlike ?? a.char;
     if (sx === sy) return ['lookAlike'];
     if (sx.toLowerCase() === sy.toLowerCase()) return ['case', 'lookAlike'];
   }
-  // Only non-ASCII text can change under normalization; skipping ASCII keeps the DP cheap.
-  if ((x.codePointAt(0) ?? 0) > 0x7f || (y.codePointAt(0) ?? 0) > 0x7f) {
-    if (x.normalize('NFKC') === y.normalize('NFKC')) return ['unicodeNormalization'];
-  }
-  return sortUnique([unmatchedKind(x, w.edge), unmatchedKind(y, a.edge)]);
+  if ((x.nfkc ?? w.char) === (y.nfkc ?? a.char)) return ['unicodeNormalization'];
+  const kx = kindOf(x, w.edge);
+  const ky = kindOf(y, a.edge);
+  return kx === ky ? [kx] : kx < ky ? [kx, ky] : [ky, kx];
 }
 
 // Cosmetic differences cost half a typo, so the alignment pairs `G` with `g` rather than
@@ -93,34 +128,48 @@ function pairKinds(w: Char, a: Char): DiffKind[] {
 const TYPO = 1 + 2 ** -10;
 const cost = (kinds: readonly DiffKind[]) => (kinds.includes('other') ? TYPO : 0.5);
 
+const same = (c: Char): AlignedOp => ({ op: 'same', wanted: describeCodePoint(c.char), actual: describeCodePoint(c.char) });
+
+// Identical characters at either end are matched outright, as a reader would: without this,
+// the table may find it a hair cheaper to pair a shared NBSP with a tab further in. It also
+// keeps the table to the part that differs, which matters for keys like `node.kubernetes.io/…`.
+// An all-cosmetic alignment survives it: a blank matched here stays in its string's edge run.
 function align(wanted: Char[], actual: Char[]): AlignedOp[] {
+  const n = wanted.length;
+  const m = actual.length;
+  const twins = (i: number, j: number) => wanted[i]?.char === actual[j]?.char;
+  let head = 0;
+  while (head < n && head < m && twins(head, head)) head++;
+  let tail = 0;
+  while (tail < n - head && tail < m - head && twins(n - 1 - tail, m - 1 - tail)) tail++;
+  const middle = alignTable(wanted.slice(head, n - tail), actual.slice(head, m - tail));
+  return [...wanted.slice(0, head).map(same), ...middle, ...wanted.slice(n - tail).map(same)];
+}
+
+function alignTable(wanted: Char[], actual: Char[]): AlignedOp[] {
   const n = wanted.length;
   const m = actual.length;
   const width = m + 1;
   // Suffix table: d[i][j] is the distance between wanted[i..] and actual[j..]. Walking it
   // forwards from (0,0) puts matches first, so `gpuu` vs `gpu` reports the last `u` missing.
   const d = new Float64Array((n + 1) * width);
-  const del = wanted.map((c) => cost([unmatchedKind(c.char, c.edge)]));
-  const ins = actual.map((c) => cost([unmatchedKind(c.char, c.edge)]));
-  const subs = new Map<number, number>();
+  const del = wanted.map((c) => cost([kindOf(c.t, c.edge)]));
+  const ins = actual.map((c) => cost([kindOf(c.t, c.edge)]));
   const sub = (i: number, j: number): number => {
     const w = wanted[i] as Char;
     const a = actual[j] as Char;
     if (w.char === a.char) return 0;
-    const key = i * width + j;
-    let c = subs.get(key);
-    if (c === undefined) subs.set(key, (c = cost(pairKinds(w, a))));
-    return c;
+    // Most cells pair two ordinary ASCII characters; skip building a kinds array for them.
+    if (w.t.plain && a.t.plain) return w.t.lower === a.t.lower ? 0.5 : TYPO;
+    return cost(pairKinds(w, a));
   };
-  const at = (i: number, j: number) => d[i * width + j] ?? 0;
-  for (let i = n; i >= 0; i--) {
-    for (let j = m; j >= 0; j--) {
-      if (i === n && j === m) continue;
-      let best = Infinity;
-      if (i < n && j < m) best = sub(i, j) + at(i + 1, j + 1);
-      if (i < n) best = Math.min(best, (del[i] ?? TYPO) + at(i + 1, j));
-      if (j < m) best = Math.min(best, (ins[j] ?? TYPO) + at(i, j + 1));
-      d[i * width + j] = best;
+  const at = (i: number, j: number) => d[i * width + j] as number;
+  for (let j = m - 1; j >= 0; j--) d[n * width + j] = (ins[j] as number) + at(n, j + 1);
+  for (let i = n - 1; i >= 0; i--) {
+    const di = del[i] as number;
+    d[i * width + m] = di + at(i + 1, m);
+    for (let j = m - 1; j >= 0; j--) {
+      d[i * width + j] = Math.min(sub(i, j) + at(i + 1, j + 1), di + at(i + 1, j), (ins[j] as number) + at(i, j + 1));
     }
   }
   const ops: AlignedOp[] = [];
@@ -134,7 +183,7 @@ function align(wanted: Char[], actual: Char[]): AlignedOp[] {
       ops.push({ op: w.char === a.char ? 'same' : 'changed', wanted: describeCodePoint(w.char), actual: describeCodePoint(a.char) });
       i++;
       j++;
-    } else if (w && here === (del[i] ?? TYPO) + at(i + 1, j)) {
+    } else if (w && here === (del[i] as number) + at(i + 1, j)) {
       ops.push({ op: 'missing', wanted: describeCodePoint(w.char) });
       i++;
     } else if (a) {
@@ -158,11 +207,19 @@ export function classifyOps(ops: readonly AlignedOp[]): ClassifiedOp[] {
     const a = o.actual ? actual[ai++] : undefined;
     let kinds: DiffKind[] = [];
     if (o.op === 'changed' && w && a) kinds = pairKinds(w, a);
-    else if (o.op === 'missing' && w) kinds = [unmatchedKind(w.char, w.edge)];
-    else if (o.op === 'extra' && a) kinds = [unmatchedKind(a.char, a.edge)];
-    const out: ClassifiedOp = { ...o, kinds };
-    if (w) Object.assign(out, { wantedPos: wi, wantedEdge: w.edge });
-    if (a) Object.assign(out, { actualPos: ai, actualEdge: a.edge });
+    else if (o.op === 'missing' && w) kinds = [kindOf(w.t, w.edge)];
+    else if (o.op === 'extra' && a) kinds = [kindOf(a.t, a.edge)];
+    // One object shape for every column: this runs for every candidate of every node.
+    const out: ClassifiedOp = {
+      op: o.op,
+      wanted: o.wanted,
+      actual: o.actual,
+      kinds,
+      wantedPos: w ? wi : undefined,
+      actualPos: a ? ai : undefined,
+      wantedEdge: w?.edge,
+      actualEdge: a?.edge,
+    };
     return out;
   });
 }

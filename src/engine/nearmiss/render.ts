@@ -36,6 +36,9 @@ const shown = (i: CodePointInfo) => (i.visible ? `"${i.char}"` : named(i));
 const SIDE = { wanted: "pod's", actual: "node's" } as const;
 const WHITESPACE_WORDS: Record<string, string> = { ' ': 'space', '\t': 'tab', '\n': 'line feed', '\r': 'carriage return' };
 
+// A no-break space where the other side has an ordinary space reads best as one pair note.
+const nbspForSpace = (o: ClassifiedOp) => o.op === 'changed' && o.kinds.length === 1 && o.kinds[0] === 'nonBreakingSpace';
+
 function at(o: ClassifiedOp): string {
   return o.wantedPos === o.actualPos ? `at position ${o.wantedPos}` : `at position ${o.wantedPos} (${o.actualPos} on the node)`;
 }
@@ -52,8 +55,7 @@ function sideNotes(o: ClassifiedOp, side: 'wanted' | 'actual'): string[] {
     const script = /^[a-z]$/i.test(latin) ? 'Latin' : 'ASCII';
     notes.push(`"${info.char}" is ${named(info)}, looks like ${script} "${latin}" (${SIDE[side]} side, position ${pos})`);
   }
-  // A changed NBSP is described as a pair below, next to the space it replaced.
-  if (!o.kinds.includes(kind) || (kind === 'nonBreakingSpace' && o.op === 'changed')) return notes;
+  if (!o.kinds.includes(kind) || nbspForSpace(o)) return notes;
   if (kind === 'leadingWhitespace' || kind === 'trailingWhitespace') {
     const where = kind === 'leadingWhitespace' ? 'leading' : 'trailing';
     const word = WHITESPACE_WORDS[info.char];
@@ -71,7 +73,7 @@ function columnNotes(o: ClassifiedOp): string[] {
   if (o.op !== 'changed' || !o.wanted || !o.actual) return notes;
   const pair = `${shown(o.wanted)} (wanted) vs ${shown(o.actual)} (node) ${at(o)}`;
   if (o.kinds.includes('case')) notes.push(`letter case: ${pair}`);
-  if (o.kinds.includes('nonBreakingSpace')) notes.push(`non-breaking space: ${named(o.wanted)} (wanted) vs ${named(o.actual)} (node) ${at(o)}`);
+  if (nbspForSpace(o)) notes.push(`non-breaking space: ${named(o.wanted)} (wanted) vs ${named(o.actual)} (node) ${at(o)}`);
   if (o.kinds.includes('unicodeNormalization')) notes.push(`Unicode compatibility form: ${pair}`);
   if (o.kinds.includes('other')) notes.push(`different character: ${pair}`);
   return notes;

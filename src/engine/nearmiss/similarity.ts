@@ -3,8 +3,7 @@
 // almost certainly the intended one, so it must beat every candidate with a real typo.
 import { classifyOps, compareText, type TextDiff } from './compare.js';
 
-function directed(a: string, b: string): number {
-  const diff = compareText(a, b);
+function scoreOf(diff: TextDiff, a: string, b: string): number {
   if (diff.equal) return 1;
   const cosmetic = !diff.kinds.includes('other');
   let distance = 0;
@@ -13,15 +12,15 @@ function directed(a: string, b: string): number {
   }
   const longest = Math.max([...a].length, [...b].length);
   const ratio = Math.min(distance / longest, 1);
-  // A typo scores 1 - distance/longest (at most 1 - 1/L for wanted length L, or 1 - 1/(L+1)
-  // when longer). Cosmetic distances are squeezed into (1 - 1/(2(L+1)), 1), above both bounds.
+  // A typo scores 1 - distance/longest: at most 1 - 1/L against a wanted value of length L, or
+  // 1 - 1/(L+1) when longer. Cosmetic distances are squeezed into [1 - 1/(2(L+1)), 1), above both.
+  // Symmetric because the alignment's cost is, and its tie-break (fewest typos) fixes the counts.
   return cosmetic ? 1 - ratio / (2 * (longest + 1)) : 1 - ratio;
 }
 
-/** In [0, 1]; 1 only for identical strings. Symmetric. */
+/** In [0, 1]; 1 only for identical strings. */
 export function similarity(a: string, b: string): number {
-  // The alignment breaks ties in one direction; taking the better of both makes it symmetric.
-  return Math.max(directed(a, b), directed(b, a));
+  return scoreOf(compareText(a, b), a, b);
 }
 
 export interface Nearest<T> {
@@ -32,10 +31,12 @@ export interface Nearest<T> {
 
 /** The candidate most similar to `wanted`; the earliest one wins a tie. */
 export function nearest<T>(wanted: string, candidates: readonly T[], key: (t: T) => string): Nearest<T> | undefined {
-  let best: { item: T; score: number } | undefined;
+  let best: Nearest<T> | undefined;
   for (const item of candidates) {
-    const score = similarity(wanted, key(item));
-    if (!best || score > best.score) best = { item, score };
+    const actual = key(item);
+    const diff = compareText(wanted, actual);
+    const score = scoreOf(diff, wanted, actual);
+    if (!best || score > best.score) best = { item, diff, score };
   }
-  return best && { item: best.item, score: best.score, diff: compareText(wanted, key(best.item)) };
+  return best;
 }

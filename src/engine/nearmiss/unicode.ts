@@ -146,7 +146,21 @@ export function lookAlikeOf(char: string): string | undefined {
   return CONFUSABLES.get(char)?.latin ?? fullwidthToAscii(char);
 }
 
+// Every column of every comparison describes its characters; there are few distinct ones.
+// Results are shared, hence frozen.
+const described = new Map<string, CodePointInfo>();
+
 export function describeCodePoint(char: string): CodePointInfo {
+  let info = described.get(char);
+  if (!info) {
+    if (described.size >= 4096) described.clear();
+    info = Object.freeze(describeUncached(char));
+    described.set(char, info);
+  }
+  return info;
+}
+
+function describeUncached(char: string): CodePointInfo {
   const code = cp(char);
   const ascii = fullwidthToAscii(char);
   const fullwidthName = ascii === undefined ? undefined : asciiName(ascii)?.replace(/^(LATIN|DIGIT)/, 'FULLWIDTH $1');

@@ -35,7 +35,8 @@ const kindWords: Record<string, string> = {
 };
 
 export function diffKinds(kinds: readonly string[]): string {
-  const words = kinds.map((k) => kindWords[k] ?? k);
+  // A plain typo needs no label; the subtle kinds (case, spaces, look-alikes) do.
+  const words = kinds.filter((k) => k !== 'other').map((k) => kindWords[k] ?? k);
   return words.length > 0 ? ` (differs by ${list(words)})` : '';
 }
 

@@ -1,0 +1,491 @@
+// The live source: reads what the engine needs from a cluster, in stages, GET only.
+//   1. the target: the pod, or the owner named `kind/name` with what is below it, from which
+//      the engine's own resolver picks the pod (the first request: it warms up credentials);
+//   2. in parallel: the pod's events, its owner chain and their events, the nodes (or, for a pod
+//      bound already, its node), the namespace's LimitRanges and ResourceQuotas, PriorityClasses,
+//      and when the pod has volumes its claims, their volumes, StorageClasses and CSINodes;
+//   3. only when the stage is one where nodes are judged: the pods that can change a verdict:
+//      those bound to candidate nodes (nodes passing the node-only checks, see plan.ts), one
+//      fieldSelector read per node when there are few, one paged read of every non-terminal pod
+//      otherwise; pods that the pod's affinity and spread selectors count; users of its
+//      ReadWriteOncePod claims; the claims and volumes of candidates' pods when volume limits
+//      apply. A pod whose every node fails on node objects alone costs no pod read at all.
+// A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
+import type { V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { eventsAbout, type ObjectRef } from '../../engine/events.js';
+import { formatLabelSelector } from '../../engine/match/labelSelector.js';
+import { decideStage } from '../../engine/stage.js';
+import { parseQuery, resolve } from '../../engine/target.js';
+import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
+import { emptyCollections, type CollectionName, type Collections, type Gap, type Snapshot } from '../../snapshot/types.js';
+import { toClusterEvent } from '../dump/objects.js';
+import type { LiveConfig } from './config.js';
+import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
+import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, podSelections, type PodSelection } from './plan.js';
+import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
+import { Transport, type TransportOptions } from './transport.js';
+
+export interface LiveQuery {
+  namespace: string;
+  /** `name` or `kind/name`, as typed. */
+  name: string;
+}
+
+export interface ReadLiveOptions extends TransportOptions {
+  /** Up to this many candidate nodes (or named objects), one read each; above, one paged LIST. Default 50. */
+  perObjectReadsUpTo?: number;
+  /** Receives the Transport once made, e.g. to count requests. */
+  onTransport?: (transport: Transport) => void;
+}
+
+// Stages in which the engine replays the filters on nodes (engine/diagnose.ts).
+const judgedStages = new Set(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
+const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
+const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
+
+interface Meta {
+  metadata?: V1ObjectMeta;
+}
+
+function namespaceOf(object: Meta): string {
+  return object.metadata?.namespace ?? 'default';
+}
+
+function controllerOf(metadata: V1ObjectMeta | undefined): V1OwnerReference | undefined {
+  const refs = metadata?.ownerReferences ?? [];
+  return refs.find((ref) => ref.controller) ?? refs[0];
+}
+
+function ownedBy(object: Meta, owner: Meta): boolean {
+  const uid = owner.metadata?.uid;
+  return (object.metadata?.ownerReferences ?? []).some((ref) => (uid ? ref.uid === uid : ref.name === owner.metadata?.name));
+}
+
+function objectKey(object: Meta): string {
+  return object.metadata?.uid || `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+}
+
+function isPending(pod: V1Pod): boolean {
+  return (pod.status?.phase ?? 'Pending') === 'Pending';
+}
+
+class LiveReader {
+  private readonly objects: Collections = emptyCollections();
+  private readonly gaps: Gap[] = [];
+  private readonly seen = new Map<CollectionName, Set<string>>();
+  private readonly eventQueries = new Set<string>();
+  private nodesListed: Promise<void> | undefined;
+  private podsForbiddenClusterWide = false;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly config: LiveConfig,
+    private readonly progress: (line: string) => void,
+    private readonly perObjectReadsUpTo: number,
+  ) {}
+
+  snapshot(): Snapshot {
+    return { source: { kind: 'live', description: this.config.describe }, objects: this.objects, gaps: this.gaps };
+  }
+
+  async read(query: LiveQuery): Promise<void> {
+    const target = parseQuery(query.name);
+    const ns = query.namespace;
+    let pod: V1Pod | undefined;
+    if (target.kind === 'Pod') {
+      const what = `reading pod ${ns}/${target.name}`;
+      this.progress(what);
+      pod = await this.getTarget<V1Pod>(resources.pods, ns, target.name, what);
+      if (!pod) return this.podNotFound(ns, target.name);
+      this.add('pods', [pod]);
+    } else {
+      pod = await this.fromOwner(target.kind, target.name, ns, query.name);
+      if (!pod) return;
+    }
+    await this.aroundPod(pod);
+  }
+
+  // --- bookkeeping ---
+
+  private add(collection: Exclude<CollectionName, 'events'>, items: readonly unknown[]): void {
+    const seen = this.seen.get(collection) ?? new Set<string>();
+    this.seen.set(collection, seen);
+    const list = this.objects[collection] as unknown[];
+    for (const item of items) {
+      const key = objectKey(item as Meta);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      list.push(item);
+    }
+  }
+
+  private addGap(gap: Gap): void {
+    const key = JSON.stringify(gap);
+    if (!this.gaps.some((g) => JSON.stringify(g) === key)) this.gaps.push(gap);
+  }
+
+  private hasGap(...collections: CollectionName[]): boolean {
+    return this.gaps.some((g) => collections.includes(g.collection));
+  }
+
+  private find<T extends Meta>(collection: Exclude<CollectionName, 'events'>, namespace: string | undefined, name: string): T | undefined {
+    return (this.objects[collection] as T[]).find((o) => o.metadata?.name === name && (namespace === undefined || namespaceOf(o) === namespace));
+  }
+
+  // --- reading, with 403/404 handled ---
+
+  /** The target itself: 404 is "not found"; 403 ends the run with the permission to ask for. */
+  private async getTarget<T>(r: Resource, namespace: string, name: string, what: string): Promise<T | undefined> {
+    try {
+      return (await this.transport.get({ path: pathOf(r, namespace, name), what })) as T;
+    } catch (error) {
+      if (!(error instanceof ApiStatusError)) throw error;
+      if (error.status === 404) return undefined;
+      if (error.status === 403) throw forbiddenTarget(error, { verb: 'get', resource: rbacName(r), scope: scopeOf(r, namespace) });
+      throw unexpectedStatus(error);
+    }
+  }
+
+  /** A 403 or another refusal becomes a gap; the caller gets undefined and carries on. */
+  private async guarded<T>(r: Resource, verb: 'get' | 'list', namespace: string | undefined, what: string, run: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof ApiStatusError)) throw error;
+      if (error.status === 404 && verb === 'get') return undefined;
+      if (error.status === 403) {
+        this.addGap({ collection: r.collection, cause: 'forbidden', permission: { verb, resource: rbacName(r), scope: scopeOf(r, namespace) } });
+      } else {
+        const why = error.status === 404 ? `the API server does not serve ${rbacName(r)}` : `${error.status} ${error.reason}${error.serverMessage ? `: ${error.serverMessage}` : ''}`;
+        this.addGap({ collection: r.collection, cause: 'error', detail: `${what}: ${why}` });
+      }
+      return undefined;
+    }
+  }
+
+  private async getOne<T extends Meta>(r: Resource, namespace: string | undefined, name: string, what: string): Promise<T | undefined> {
+    const found = await this.guarded(r, 'get', namespace, what, () => this.transport.get({ path: pathOf(r, namespace, name), what }));
+    if (found) this.add(r.collection as Exclude<CollectionName, 'events'>, [found]);
+    return found as T | undefined;
+  }
+
+  private async listOf<T extends Meta>(
+    r: Resource,
+    namespace: string | undefined,
+    what: string,
+    query: Record<string, string> = {},
+    keep?: (item: T) => boolean,
+  ): Promise<T[] | undefined> {
+    const items = await this.guarded(r, 'list', namespace, what, () =>
+      this.transport.list<T>(
+        { path: pathOf(r, namespace), query, what },
+        {
+          ...(keep ? { keep } : {}),
+          onPage: (count) => {
+            if (count >= 500) this.progress(`${what} (${count} so far)`);
+          },
+        },
+      ),
+    );
+    if (items) this.add(r.collection as Exclude<CollectionName, 'events'>, items);
+    return items;
+  }
+
+  /** GET each named object when few, else one LIST keeping the named ones. */
+  private async named(r: Resource, refs: { namespace?: string; name: string }[], what: string): Promise<void> {
+    const wanted = refs.filter((ref) => !this.find(r.collection as Exclude<CollectionName, 'events'>, ref.namespace, ref.name));
+    if (wanted.length === 0) return;
+    if (wanted.length <= this.perObjectReadsUpTo) {
+      await Promise.all(wanted.map((ref) => this.getOne(r, ref.namespace, ref.name, `${what}: ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`)));
+      return;
+    }
+    const keys = new Set(wanted.map((ref) => `${ref.namespace ?? ''}/${ref.name}`));
+    const namespaces = new Set(wanted.map((ref) => ref.namespace));
+    const only = namespaces.size === 1 ? [...namespaces][0] : undefined;
+    await this.listOf<Meta>(r, only, what, {}, (o) => keys.has(`${r.namespaced ? namespaceOf(o) : ''}/${o.metadata?.name ?? ''}`));
+  }
+
+  private async events(namespace: string, fieldSelector: string, what: string, limit?: number): Promise<void> {
+    const key = `${namespace}\u0000${fieldSelector}`;
+    if (this.eventQueries.has(key)) return;
+    this.eventQueries.add(key);
+    const r = resources.events;
+    const seen = this.seen.get('events') ?? new Set<string>();
+    this.seen.set('events', seen);
+    const absorb = (items: Meta[]) => {
+      for (const item of items) {
+        const id = objectKey(item);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        try {
+          this.objects.events.push(toClusterEvent(item as Record<string, unknown>, what));
+        } catch {
+          // An event without involvedObject says nothing about anything.
+        }
+      }
+    };
+    if (limit !== undefined) {
+      const page = await this.guarded(r, 'list', namespace, what, () => this.transport.get({ path: pathOf(r, namespace), query: { fieldSelector, limit }, what }));
+      absorb(((page as { items?: Meta[] } | undefined)?.items ?? []) as Meta[]);
+      return;
+    }
+    const items = await this.guarded(r, 'list', namespace, what, () => this.transport.list<Meta>({ path: pathOf(r, namespace), query: { fieldSelector }, what }));
+    absorb(items ?? []);
+  }
+
+  private eventsOf(namespace: string, kind: string, name: string): Promise<void> {
+    return this.events(namespace, `involvedObject.kind=${escapeField(kind)},involvedObject.name=${escapeField(name)}`, `reading events of ${kindWord(kind)} ${namespace}/${name}`);
+  }
+
+  // --- stage 1: the target ---
+
+  private async podNotFound(ns: string, name: string): Promise<void> {
+    // Maybe never admitted: a controller's FailedCreate event names it. Names nearby help a typo.
+    this.progress(`pod ${ns}/${name} not found; reading FailedCreate events and pod names`);
+    await Promise.all([
+      this.events(ns, 'reason=FailedCreate', `reading FailedCreate events in namespace ${ns}`),
+      this.podNames(ns),
+    ]);
+  }
+
+  /** Names only (metadata-only lists), for the engine's suggestions. */
+  private async podNames(ns: string): Promise<void> {
+    const r = resources.pods;
+    const what = `listing pod names in namespace ${ns}`;
+    const items = await this.guarded(r, 'list', ns, what, () => this.transport.list<Meta>({ path: pathOf(r, ns), what, accept: partialMetadata }));
+    const pods: V1Pod[] = (items ?? []).map((item) => ({
+      metadata: { name: item.metadata?.name ?? '', namespace: item.metadata?.namespace ?? ns, ...(item.metadata?.uid ? { uid: item.metadata.uid } : {}) },
+    }));
+    this.add('pods', pods);
+  }
+
+  private async podsBySelector(ns: string, selector: V1LabelSelector | undefined, what: string): Promise<void> {
+    const labelSelector = formatLabelSelector(selector);
+    if (labelSelector === null) return;
+    await this.listOf<V1Pod>(resources.pods, ns, what, { labelSelector });
+  }
+
+  private async fromOwner(kind: string, name: string, ns: string, queryText: string): Promise<V1Pod | undefined> {
+    const r = ownerResource(kind);
+    if (!r) return undefined;
+    const what = `reading ${kindWord(kind)} ${ns}/${name}`;
+    this.progress(what);
+    const owner = await this.getTarget<Meta & { spec?: { selector?: V1LabelSelector } }>(r, ns, name, what);
+    const ownerEvents = this.eventsOf(ns, kind, name);
+    if (!owner) {
+      await ownerEvents;
+      // Gone, or never there: events of the same kind give the engine names to suggest.
+      if (eventsAbout(this.snapshot(), { kind, namespace: ns, name }).length === 0) {
+        await this.events(ns, `involvedObject.kind=${escapeField(kind)}`, `reading events of ${kindWord(kind)}s in namespace ${ns}`, 500);
+      }
+      return undefined;
+    }
+    this.add(r.collection as Exclude<CollectionName, 'events'>, [owner]);
+    const selector = owner.spec?.selector;
+    const podsWhat = `listing the pods of ${kindWord(kind)} ${ns}/${name}`;
+    const below: Promise<unknown>[] = [ownerEvents];
+    if (kind === 'Deployment') {
+      const labelSelector = formatLabelSelector(selector);
+      if (labelSelector !== null) {
+        below.push(this.listOf<Meta>(resources.replicaSets, ns, `listing the replica sets of deployment ${ns}/${name}`, { labelSelector }, (rs) => ownedBy(rs, owner)));
+      }
+      below.push(this.podsBySelector(ns, selector, podsWhat));
+    } else if (kind === 'CronJob') {
+      below.push(
+        this.listOf<Meta & { spec?: { selector?: V1LabelSelector } }>(resources.jobs, ns, `listing the jobs of cronjob ${ns}/${name}`, {}, (job) => ownedBy(job, owner)).then((jobs) =>
+          Promise.all((jobs ?? []).map((job) => this.podsBySelector(ns, job.spec?.selector, `listing the pods of job ${ns}/${job.metadata?.name ?? ''}`))),
+        ),
+      );
+    } else {
+      below.push(this.podsBySelector(ns, selector, podsWhat));
+    }
+    await Promise.all(below);
+    const first = resolve(this.snapshot(), { namespace: ns, name: queryText });
+    if (first.found === 'pod' && isPending(first.pod)) return first.pod;
+    // No pending pod: the FailedCreate events of the owners below may explain why.
+    const children = [
+      ...this.objects.replicaSets.filter((rs) => ownedBy(rs, owner)).map((rs) => ({ kind: 'ReplicaSet', name: rs.metadata?.name ?? '' })),
+      ...this.objects.jobs.filter((job) => ownedBy(job, owner)).map((job) => ({ kind: 'Job', name: job.metadata?.name ?? '' })),
+    ];
+    await Promise.all(children.map((child) => this.eventsOf(ns, child.kind, child.name)));
+    const second = resolve(this.snapshot(), { namespace: ns, name: queryText });
+    return second.found === 'pod' ? second.pod : undefined;
+  }
+
+  // --- stage 2: around the pod ---
+
+  private async aroundPod(pod: V1Pod): Promise<void> {
+    const ns = namespaceOf(pod);
+    const pending = isPending(pod);
+    const nodeName = pod.spec?.nodeName;
+    const claims = claimNamesOf(pod);
+    this.progress(pending ? `reading events, owners, ${nodeName ? `node ${nodeName}` : 'nodes'} and policies` : 'reading events and owners');
+    await Promise.all([
+      this.podEvents(pod),
+      this.ownerChain(pod),
+      pending ? (nodeName ? this.getOne<V1Node>(resources.nodes, undefined, nodeName, `reading node ${nodeName}`) : this.listNodes()) : undefined,
+      pending ? this.policies(ns) : undefined,
+      pending && (claims.length > 0 || hasAttachableVolumes(pod)) ? this.podVolumes(pod, claims) : undefined,
+    ]);
+    if (!pending) return;
+    const snapshot = this.snapshot();
+    const ref: ObjectRef = { kind: 'Pod', namespace: ns, name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
+    const { stage } = decideStage(snapshot, pod, eventsAbout(snapshot, ref));
+    if (!judgedStages.has(stage)) return;
+    await Promise.all([nodeName ? this.listNodes() : undefined, stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined]);
+    await this.podsThatMatter(pod);
+  }
+
+  private podEvents(pod: V1Pod): Promise<void> {
+    const ns = namespaceOf(pod);
+    const name = pod.metadata?.name ?? '';
+    const uid = pod.metadata?.uid;
+    const what = `reading events of pod ${ns}/${name}`;
+    return uid ? this.events(ns, `involvedObject.uid=${escapeField(uid)}`, what) : this.eventsOf(ns, 'Pod', name);
+  }
+
+  private async ownerChain(pod: V1Pod): Promise<void> {
+    const ns = namespaceOf(pod);
+    const eventReads: Promise<void>[] = [];
+    let metadata = pod.metadata;
+    for (let depth = 0; depth < 5; depth++) {
+      const ref = controllerOf(metadata);
+      if (!ref) break;
+      eventReads.push(this.eventsOf(ns, ref.kind, ref.name));
+      const r = ownerResource(ref.kind);
+      if (!r) break;
+      const collection = r.collection as Exclude<CollectionName, 'events'>;
+      const owner = this.find<Meta>(collection, ns, ref.name) ?? (await this.getOne<Meta>(r, ns, ref.name, `reading ${kindWord(ref.kind)} ${ns}/${ref.name}`));
+      if (!owner) break;
+      metadata = owner.metadata;
+    }
+    await Promise.all(eventReads);
+  }
+
+  private listNodes(): Promise<void> {
+    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes').then(() => undefined);
+    return this.nodesListed;
+  }
+
+  private async policies(ns: string): Promise<void> {
+    await Promise.all([
+      this.listOf(resources.limitRanges, ns, `listing limit ranges in namespace ${ns}`),
+      this.listOf(resources.resourceQuotas, ns, `listing resource quotas in namespace ${ns}`),
+      this.listOf(resources.priorityClasses, undefined, 'listing priority classes'),
+    ]);
+  }
+
+  private async podVolumes(pod: V1Pod, claims: string[]): Promise<void> {
+    const ns = namespaceOf(pod);
+    await Promise.all([
+      this.listOf(resources.storageClasses, undefined, 'listing storage classes'),
+      this.listOf(resources.csiNodes, undefined, 'listing CSI nodes'),
+      this.named(resources.persistentVolumeClaims, claims.map((name) => ({ namespace: ns, name })), 'reading the claims of the pod'),
+    ]);
+    const found = claims.flatMap((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name) ?? []);
+    const bound = found.flatMap((claim) => (claim.spec?.volumeName ? [claim.spec.volumeName] : []));
+    const waiting = found.filter((claim) => !claim.spec?.volumeName);
+    if (waiting.length === 0) {
+      await this.named(resources.persistentVolumes, bound.map((name) => ({ name })), 'reading the volumes of the claims');
+      return;
+    }
+    // A claim waiting for a volume may match any available PV of its class.
+    const classes = new Set(waiting.map(claimClassName));
+    const names = new Set(bound);
+    await this.listOf<V1PersistentVolume>(resources.persistentVolumes, undefined, 'listing persistent volumes', {}, (v) => classes.has(volumeClassName(v)) || names.has(v.metadata?.name ?? ''));
+  }
+
+  // --- stage 3: only what the remaining questions need ---
+
+  /** NoScheduler: has the pod's scheduler written anything anywhere? One event is enough. */
+  private async schedulerActivity(pod: V1Pod): Promise<void> {
+    const scheduler = pod.spec?.schedulerName || 'default-scheduler';
+    const fieldSelector = `reportingComponent=${escapeField(scheduler)},reason=Scheduled`;
+    const r = resources.events;
+    const what = `looking for events written by ${scheduler}`;
+    const page = await this.guarded(r, 'list', undefined, what, () => this.transport.get({ path: pathOf(r), query: { fieldSelector, limit: 1 }, what }));
+    if (page === undefined) return this.events(namespaceOf(pod), fieldSelector, what, 1);
+    for (const item of (page as { items?: Record<string, unknown>[] }).items ?? []) this.objects.events.push(toClusterEvent(item, what));
+  }
+
+  private async podsThatMatter(pod: V1Pod): Promise<void> {
+    const ns = namespaceOf(pod);
+    const claimsKnown = !this.hasGap('persistentVolumeClaims', 'persistentVolumes', 'storageClasses');
+    const { names } = candidateNodes(pod, this.objects.nodes, this.snapshot(), claimsKnown);
+    const reads: Promise<unknown>[] = [];
+    const exclusive = claimNamesOf(pod).filter((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name)?.spec?.accessModes?.includes('ReadWriteOncePod'));
+    if (exclusive.length > 0) {
+      const uses = (p: V1Pod) => podClaimRefs(p).some((ref) => exclusive.includes(ref.claim));
+      reads.push(this.listOf<V1Pod>(resources.pods, ns, `listing pods in namespace ${ns} that use its ReadWriteOncePod claims`, { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, uses));
+    }
+    if (names.length === 0) {
+      this.progress('every node fails on node objects alone: no pod list needed');
+      await Promise.all(reads);
+      return;
+    }
+    const selections = podSelections(pod);
+    const everything = selections.some((s) => s.namespace === undefined && s.labelSelector === '');
+    if (names.length <= this.perObjectReadsUpTo && !everything) {
+      this.progress(`reading the pods of ${names.length} candidate node${names.length === 1 ? '' : 's'}`);
+      reads.push(...names.map((node) => this.podsOnNode(node)));
+      reads.push(...selections.map((s) => this.selectedPods(s)));
+    } else {
+      this.progress(`listing every non-terminal pod (${names.length} candidate nodes)`);
+      const candidates = new Set(names);
+      const keep = (p: V1Pod) => candidates.has(p.spec?.nodeName ?? '') || hasRequiredAntiAffinity(p) || inSelection(p, selections);
+      reads.push(this.listOf<V1Pod>(resources.pods, undefined, 'listing pods', { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, keep));
+    }
+    await Promise.all(reads);
+    await this.neighbourVolumes(pod, names);
+  }
+
+  private async podsOnNode(node: string): Promise<void> {
+    if (this.podsForbiddenClusterWide) return;
+    const r = resources.pods;
+    const what = `listing pods on node ${node}`;
+    await this.listOf<V1Pod>(r, undefined, what, { fieldSelector: `spec.nodeName=${escapeField(node)},${nonTerminal}` });
+    if (this.gaps.some((g) => g.collection === 'pods' && g.cause === 'forbidden' && g.permission.scope === 'cluster')) this.podsForbiddenClusterWide = true;
+  }
+
+  private async selectedPods(selection: PodSelection): Promise<void> {
+    const where = selection.namespace === undefined ? 'all namespaces' : `namespace ${selection.namespace}`;
+    await this.listOf<V1Pod>(resources.pods, selection.namespace, `listing pods matching "${selection.labelSelector}" in ${where}`, {
+      labelSelector: selection.labelSelector,
+      fieldSelector: `spec.nodeName!=,${nonTerminal}`,
+    });
+  }
+
+  /** NodeVolumeLimits counts the volumes of pods already on a node: their claims and PVs. */
+  private async neighbourVolumes(pod: V1Pod, nodes: string[]): Promise<void> {
+    if (!hasAttachableVolumes(pod)) return;
+    const limited = new Set(this.objects.csiNodes.filter((c) => (c.spec?.drivers ?? []).some((d) => d.allocatable?.count != null)).map((c) => c.metadata?.name ?? ''));
+    const relevant = new Set(nodes.filter((n) => limited.has(n)));
+    if (relevant.size === 0) return;
+    const refs = this.objects.pods
+      .filter((p) => relevant.has(p.spec?.nodeName ?? ''))
+      .flatMap((p) => podClaimRefs(p).map((ref) => ({ namespace: namespaceOf(p), name: ref.claim })));
+    if (refs.length === 0) return;
+    this.progress(`reading the claims of pods on ${relevant.size} node${relevant.size === 1 ? '' : 's'} with volume limits`);
+    await this.named(resources.persistentVolumeClaims, refs, 'reading claims of pods on candidate nodes');
+    const volumes = refs.flatMap((ref) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ref.namespace, ref.name)?.spec?.volumeName ?? []);
+    await this.named(resources.persistentVolumes, [...new Set(volumes)].map((name) => ({ name })), 'reading volumes of pods on candidate nodes');
+  }
+}
+
+/**
+ * Reads a snapshot for `query` from the cluster `config` names. `progress` gets short lines
+ * about what is being read. GET only; see the header for what is read when.
+ */
+export async function readLive(config: LiveConfig, query: LiveQuery, progress?: (line: string) => void, options: ReadLiveOptions = {}): Promise<Snapshot> {
+  const transport = new Transport(config, options);
+  options.onTransport?.(transport);
+  const say = progress ?? (() => undefined);
+  const reader = new LiveReader(transport, config, say, options.perObjectReadsUpTo ?? 50);
+  try {
+    await reader.read(query);
+    say(`read ${transport.sent.length} request${transport.sent.length === 1 ? '' : 's'}`);
+    return reader.snapshot();
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,431 @@
+// The one way a request leaves why-pending. It sends GET and nothing else: `request` refuses
+// every other verb before anything touches the network. Around that:
+// - credentials from client-node (token, token-file, client certificates, exec plugins, auth
+//   providers), applied one request at a time so that an exec plugin runs once per expiry, and
+//   a first request that completes before any other starts (the warm-up);
+// - keep-alive agents (client-node's own fetch path builds a new connection pool per request
+//   whenever a CA is configured), at most `concurrency` requests in flight;
+// - a connect timeout (TCP, proxy tunnel and TLS handshake), and --request-timeout per request;
+// - 429 and 5xx retried with backoff that honours Retry-After, and dropped connections retried,
+//   all within a few tries; gzip accepted; paged LISTs (`limit` + `continue`).
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { createGunzip } from 'node:zlib';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterError } from '../../errors.js';
+import type { LiveConfig } from './config.js';
+import {
+  ApiStatusError,
+  ConnectTimeout,
+  CredentialError,
+  describeFault,
+  isDroppedConnection,
+  RequestTimeout,
+  serverUnavailable,
+  unauthorized,
+  type FaultContext,
+} from './errors.js';
+import { Limiter } from './limit.js';
+import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
+
+export interface TransportOptions {
+  /** TCP connect + proxy tunnel + TLS handshake. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Attempts per request, the first included. Default 4. */
+  tries?: number;
+  /** First wait before a retry without Retry-After; doubles each time. Default 500 ms. */
+  backoffMs?: number;
+  /** Longest single wait, Retry-After included. Default 10 s. */
+  maxWaitMs?: number;
+  /** Requests in flight at once. Default 8. */
+  concurrency?: number;
+  /** `limit` of paged LISTs. Default 500. */
+  pageSize?: number;
+  /** For tests: how waiting is done. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface GetRequest {
+  /** API path, e.g. `/api/v1/namespaces/shop/pods/web-0`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** What this request is for, in words: "listing nodes". Starts every error message. */
+  what: string;
+  accept?: string;
+}
+
+export interface SentRequest {
+  method: string;
+  path: string;
+  status: number | 'failed';
+}
+
+interface ListPage {
+  items?: unknown[];
+  metadata?: { continue?: string };
+}
+
+interface Answer {
+  status: number;
+  statusText: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+interface Credentials {
+  headers: Record<string, string>;
+  agent: http.Agent;
+}
+
+const userAgent = 'kubectl-why-pending (nodejs)';
+const defaults = { connectTimeoutMs: 10_000, tries: 4, backoffMs: 500, maxWaitMs: 10_000, concurrency: 8, pageSize: 500 };
+
+function sleepFor(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Retry-After: delay-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function retryable(status: number): boolean {
+  return status === 429 || (status >= 500 && status !== 501 && status !== 505);
+}
+
+function materialKey(options: https.RequestOptions): string {
+  const hash = createHash('sha256');
+  for (const key of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
+    const value: unknown = options[key];
+    hash.update(`${key}=`);
+    if (value === undefined || value === null) hash.update('-');
+    else if (Buffer.isBuffer(value)) hash.update(value);
+    else hash.update(typeof value === 'string' ? value : JSON.stringify(value));
+    hash.update('\n');
+  }
+  return hash.digest('hex');
+}
+
+function tlsMaterial(options: https.RequestOptions): https.AgentOptions {
+  const out: https.AgentOptions = {};
+  if (options.ca !== undefined) out.ca = options.ca;
+  if (options.cert !== undefined) out.cert = options.cert;
+  if (options.key !== undefined) out.key = options.key;
+  if (options.pfx !== undefined) out.pfx = options.pfx;
+  if (options.passphrase !== undefined) out.passphrase = options.passphrase;
+  if (options.rejectUnauthorized !== undefined) out.rejectUnauthorized = options.rejectUnauthorized;
+  if (options.servername !== undefined) out.servername = options.servername;
+  return out;
+}
+
+function statusOf(answer: Answer): { reason: string; message: string } {
+  try {
+    const status = JSON.parse(answer.body) as { kind?: string; reason?: string; message?: string };
+    if (status && typeof status === 'object' && status.kind === 'Status') {
+      return { reason: status.reason || answer.statusText, message: status.message ?? '' };
+    }
+  } catch {
+    // Not a Status: a proxy's or load balancer's page.
+  }
+  const text = answer.body.trim().split('\n')[0] ?? '';
+  return { reason: answer.statusText, message: text.startsWith('<') ? '' : text.slice(0, 200) };
+}
+
+export class Transport {
+  /** Every request sent, retries included, in order. */
+  readonly sent: SentRequest[] = [];
+  private readonly base: URL;
+  private readonly https: boolean;
+  private readonly auth: KubeConfig;
+  private readonly proxy: ProxyChoice | undefined;
+  private readonly limiter: Limiter;
+  private readonly agents = new Map<string, http.Agent>();
+  private readonly options: Required<Omit<TransportOptions, 'sleep'>> & { sleep: (ms: number) => Promise<void> };
+  private authQueue: Promise<unknown> = Promise.resolve();
+  private warmUp: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly config: LiveConfig,
+    options: TransportOptions = {},
+  ) {
+    this.options = { ...defaults, ...options, sleep: options.sleep ?? sleepFor };
+    const cluster = config.kubeConfig.getCurrentCluster();
+    if (!cluster) throw new ClusterError(`${config.describe}: no cluster to connect to`);
+    this.base = new URL(cluster.server);
+    this.https = this.base.protocol === 'https:';
+    this.proxy = chooseProxy(this.base, cluster.proxyUrl, config.proxyEnv);
+    if (this.proxy && this.proxy.url.protocol.startsWith('socks') && cluster.proxyUrl === undefined) {
+      throw new ClusterError(`${this.proxy.from} names a SOCKS proxy, which why-pending only supports as proxy-url in the kubeconfig`);
+    }
+    // client-node refuses http:// servers unless TLS verification is off; for plain HTTP that
+    // setting means nothing, so its credential logic gets a copy where it is off.
+    this.auth = config.kubeConfig;
+    if (!this.https && !cluster.skipTLSVerify) {
+      const copy = new KubeConfig();
+      copy.loadFromOptions({
+        clusters: [{ ...cluster, skipTLSVerify: true }],
+        users: config.kubeConfig.getUsers(),
+        contexts: config.kubeConfig.getContexts(),
+        currentContext: config.kubeConfig.getCurrentContext(),
+      });
+      this.auth = copy;
+    }
+    this.limiter = new Limiter(this.options.concurrency);
+  }
+
+  private faultContext(what: string): FaultContext {
+    const user = this.config.kubeConfig.getCurrentUser()?.name;
+    return {
+      what,
+      server: this.config.server,
+      describe: this.config.describe,
+      ...(user ? { user } : {}),
+      requestTimeoutMs: this.config.requestTimeoutMs,
+      connectTimeoutMs: this.options.connectTimeoutMs,
+    };
+  }
+
+  /** The single entry point. Anything but GET is refused before it reaches the network. */
+  async request(method: string, request: GetRequest): Promise<unknown> {
+    if (method !== 'GET') {
+      throw new Error(`why-pending is read-only: refusing to send ${method} ${request.path} (only GET requests are allowed)`);
+    }
+    if (this.warmUp === undefined) {
+      // The first request runs alone, so that credentials (an exec plugin) are fetched once.
+      const first = this.attempts(request);
+      this.warmUp = first.then(
+        () => undefined,
+        () => undefined,
+      );
+      return first;
+    }
+    await this.warmUp;
+    return this.attempts(request);
+  }
+
+  get(request: GetRequest): Promise<unknown> {
+    return this.request('GET', request);
+  }
+
+  /**
+   * A paged LIST: `limit` + `continue` until the server says there is no more. `keep` filters
+   * page by page, so that what is not needed is not held. managedFields are dropped.
+   */
+  async list<T>(request: GetRequest, options: { keep?: (item: T) => boolean; onPage?: (count: number) => void } = {}): Promise<T[]> {
+    const out: T[] = [];
+    const absorb = (page: ListPage) => {
+      for (const item of page.items ?? []) {
+        const metadata = (item as { metadata?: Record<string, unknown> }).metadata;
+        if (metadata) delete metadata['managedFields'];
+        if (!options.keep || options.keep(item as T)) out.push(item as T);
+      }
+      options.onPage?.(out.length);
+    };
+    let next: string | undefined;
+    for (;;) {
+      let page: ListPage;
+      try {
+        page = (await this.get({ ...request, query: { ...request.query, limit: this.options.pageSize, ...(next ? { continue: next } : {}) } })) as ListPage;
+      } catch (error) {
+        // The continue token expired (410): like client-go's pager, read the rest in one LIST.
+        if (!(error instanceof ApiStatusError && error.status === 410 && next)) throw error;
+        out.length = 0;
+        absorb((await this.get(request)) as ListPage);
+        return out;
+      }
+      absorb(page);
+      next = page.metadata?.continue || undefined;
+      if (!next) return out;
+    }
+  }
+
+  /** Closes kept-alive connections. */
+  close(): void {
+    this.closed = true;
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  private async attempts(request: GetRequest): Promise<unknown> {
+    const ctx = this.faultContext(request.what);
+    const { tries, backoffMs, maxWaitMs } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      const backoff = Math.min(maxWaitMs, backoffMs * 2 ** (attempt - 1));
+      let answer: Answer;
+      try {
+        answer = await this.limiter.run(() => this.exchange(request));
+      } catch (error) {
+        if (isDroppedConnection(error) && attempt < tries) {
+          await this.options.sleep(backoff);
+          continue;
+        }
+        throw describeFault(error, ctx, attempt);
+      }
+      if (answer.status >= 200 && answer.status < 300) {
+        try {
+          return JSON.parse(answer.body) as unknown;
+        } catch {
+          throw new ClusterError(`${request.what}: the answer of ${this.config.server} is not JSON (${answer.headers['content-type'] ?? 'no content type'}): is the server address right?`);
+        }
+      }
+      const { reason, message } = statusOf(answer);
+      if (answer.status === 401) throw unauthorized(ctx);
+      if (retryable(answer.status)) {
+        if (attempt < tries) {
+          const retryAfter = parseRetryAfter(answer.headers['retry-after'], Date.now());
+          await this.options.sleep(Math.min(maxWaitMs, retryAfter ?? backoff));
+          continue;
+        }
+        throw serverUnavailable(ctx, answer.status, reason, message, attempt);
+      }
+      throw new ApiStatusError(request.what, answer.status, reason, message);
+    }
+  }
+
+  /** Credentials for the next request, obtained one at a time (see the header). */
+  private credentials(): Promise<Credentials> {
+    const next = this.authQueue.then(async (): Promise<Credentials> => {
+      const options: https.RequestOptions = {};
+      try {
+        await this.auth.applyToHTTPSOptions(options);
+      } catch (error) {
+        throw this.credentialError(error);
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(options.headers ?? {})) {
+        if (typeof value === 'string') headers[name.toLowerCase()] = value;
+      }
+      if (typeof options.auth === 'string' && !headers['authorization']) {
+        headers['authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+      }
+      return { headers, agent: this.agentFor(options) };
+    });
+    this.authQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private credentialError(error: unknown): CredentialError {
+    const user = this.config.kubeConfig.getCurrentUser();
+    const exec = (user?.exec ?? (user?.authProvider as { config?: { exec?: unknown } } | undefined)?.config?.exec) as { command?: string } | undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    const first = ((error as Error).message ?? String(error)).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+    if (exec?.command) {
+      if (code === 'ENOENT' && (error as { syscall?: string }).syscall?.startsWith('spawn')) {
+        return new CredentialError(`getting credentials for user "${user?.name ?? ''}": the exec plugin command "${exec.command}" was not found: install it, or fix users[].user.exec.command in the kubeconfig`);
+      }
+      return new CredentialError(`getting credentials for user "${user?.name ?? ''}" from the exec plugin "${exec.command}" failed${first ? `: ${first}` : ''}: log in again, then retry`);
+    }
+    return new CredentialError(`loading the credentials of user "${user?.name ?? ''}": ${first}`);
+  }
+
+  private agentFor(options: https.RequestOptions): http.Agent {
+    const key = materialKey(options);
+    const cached = this.agents.get(key);
+    if (cached) return cached;
+    const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: this.options.concurrency };
+    let agent: http.Agent;
+    if (this.proxy?.url.protocol.startsWith('socks') && options.agent instanceof http.Agent) {
+      agent = options.agent; // client-node's SOCKS agent for proxy-url socks5://
+    } else if (this.https && this.proxy) {
+      agent = new TunnelAgent(this.proxy.url, { ...common, ...tlsMaterial(options) });
+    } else if (this.https) {
+      agent = new https.Agent({ ...common, ...tlsMaterial(options) });
+    } else {
+      agent = new http.Agent(common);
+    }
+    this.agents.set(key, agent);
+    return agent;
+  }
+
+  /** One HTTP exchange, with its timeouts. */
+  private async exchange(request: GetRequest): Promise<Answer> {
+    if (this.closed) throw new Error(`${request.what}: the connection to the API server was closed`);
+    const { headers: authHeaders, agent } = await this.credentials();
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) query.set(name, String(value));
+    const basePath = this.base.pathname.replace(/\/+$/, '');
+    const path = `${basePath}${request.path}${query.size > 0 ? `?${query.toString()}` : ''}`;
+    const headers: http.OutgoingHttpHeaders = {
+      ...authHeaders,
+      accept: request.accept ?? 'application/json',
+      'accept-encoding': 'gzip',
+      'user-agent': userAgent,
+    };
+    const impersonate = this.config.impersonate;
+    if (impersonate) {
+      headers['impersonate-user'] = impersonate.user;
+      if (impersonate.groups.length > 0) headers['impersonate-group'] = impersonate.groups; // one header line per group
+    }
+    const viaHttpProxy = !this.https && this.proxy !== undefined;
+    const target = viaHttpProxy && this.proxy ? this.proxy.url : this.base;
+    if (viaHttpProxy && this.proxy) {
+      const authorization = proxyAuthorization(this.proxy.url);
+      if (authorization) headers['proxy-authorization'] = authorization;
+      headers['host'] = this.base.host;
+    }
+    const hostname = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    const requestPath = viaHttpProxy ? `${this.base.origin}${path}` : path;
+    const send = this.https ? https.request : http.request;
+    this.sent.push({ method: 'GET', path, status: 'failed' });
+    const record = this.sent[this.sent.length - 1] as SentRequest;
+
+    return new Promise<Answer>((resolve, reject) => {
+      let settled = false;
+      const timers: NodeJS.Timeout[] = [];
+      const finish = (error: Error | undefined, answer?: Answer) => {
+        if (settled) return;
+        settled = true;
+        for (const timer of timers) clearTimeout(timer);
+        if (error) reject(error);
+        else if (answer) resolve(answer);
+      };
+      const req = send({ method: 'GET', host: hostname, port, path: requestPath, headers, agent });
+      // The timeout is what the user sees, not the reset that destroying the request causes.
+      const abort = (error: Error) => {
+        finish(error);
+        req.destroy();
+      };
+      const connectTimer = setTimeout(() => abort(new ConnectTimeout('connect timeout')), this.options.connectTimeoutMs);
+      timers.push(connectTimer);
+      if (this.config.requestTimeoutMs > 0) {
+        timers.push(setTimeout(() => abort(new RequestTimeout('request timeout')), this.config.requestTimeoutMs));
+      }
+      const connected = () => clearTimeout(connectTimer);
+      req.on('socket', (socket) => {
+        if (req.reusedSocket) return connected();
+        if (this.https && !viaHttpProxy) {
+          // A socket an agent hands over may have finished its handshake already (Node's
+          // TLSSocket records that in _secureEstablished; getProtocol() answers even before).
+          if ((socket as TLSSocket & { _secureEstablished?: boolean })._secureEstablished === true) connected();
+          else socket.once('secureConnect', connected);
+        } else if (!socket.connecting) {
+          connected();
+        } else {
+          socket.once('connect', connected);
+        }
+      });
+      req.on('error', (error) => finish(error));
+      req.on('response', (res) => {
+        connected();
+        record.status = res.statusCode ?? 0;
+        const stream = /\bgzip\b/i.test(String(res.headers['content-encoding'] ?? '')) ? res.pipe(createGunzip()) : res;
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        stream.on('error', (error) => finish(error));
+        res.on('aborted', () => finish(Object.assign(new Error('the response was cut short'), { code: 'ECONNRESET' })));
+        res.on('error', (error) => finish(error));
+      });
+      req.end();
+    });
+  }
+}
