@@ -4,12 +4,15 @@
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
 import { QueryError } from '../engine/target.js';
-import { InputError, UsageError } from '../errors.js';
+import { ClusterError, InputError, UsageError } from '../errors.js';
 import { reportHuman } from '../report/human/index.js';
 import { reportJson } from '../report/json.js';
 import { reportYaml } from '../report/yaml.js';
 import type { Writer } from '../report/writer.js';
 import { readDump } from '../sources/dump/read.js';
+import { liveOptionsFrom, loadConfig, readLive } from '../sources/live/index.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { progressReporter } from './progress.js';
 import { exitCodes } from './exit-codes.js';
 import { buildProgram, type CliOptions } from './options.js';
 
@@ -34,11 +37,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const options = program.opts<CliOptions>();
   const name = program.args[0] ?? '';
-  if (!options.fromDump) {
-    throw new UsageError('reading a live cluster is not available in this build yet; pass --from-dump FILE (see --help for how to take a dump)');
-  }
-  const snapshot = await readDump(options.fromDump, process.stdin);
-  const namespace = options.namespace ?? 'default';
+  const { snapshot, namespace } = await readSnapshot(options, program.opts(), name);
   const outcome = diagnose(snapshot, { namespace, name });
   if (outcome.kind === 'notFound') {
     const hint = outcome.suggestions.length > 0 ? `; did you mean ${outcome.suggestions.join(', ')}?` : '';
@@ -56,6 +55,21 @@ async function run(argv: string[]): Promise<number> {
   return exitCodes.ok;
 }
 
+// A dump needs no kubeconfig; a live read uses the context's namespace unless -n says otherwise.
+async function readSnapshot(options: CliOptions, raw: Record<string, unknown>, name: string): Promise<{ snapshot: Snapshot; namespace: string }> {
+  if (options.fromDump) {
+    return { snapshot: await readDump(options.fromDump, process.stdin), namespace: options.namespace ?? 'default' };
+  }
+  const config = loadConfig(liveOptionsFrom(raw), process.env);
+  const progress = progressReporter(process.stderr);
+  try {
+    const snapshot = await readLive(config, { namespace: config.namespace, name }, progress.update);
+    return { snapshot, namespace: config.namespace };
+  } finally {
+    progress.stop();
+  }
+}
+
 function fail(message: string): void {
   process.stderr.write(`error: ${message}\n`);
 }
@@ -63,6 +77,7 @@ function fail(message: string): void {
 function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || error instanceof QueryError) return exitCodes.usage;
   if (error instanceof InputError) return exitCodes.input;
+  if (error instanceof ClusterError) return exitCodes.cluster;
   return exitCodes.internal;
 }
 

@@ -1,5 +1,6 @@
 // The command line: kubectl's conventions (-n, -o, --kubeconfig...), with examples in --help.
 import { Command, Option } from 'commander';
+import { addLiveOptions } from '../sources/live/index.js';
 
 export interface CliOptions {
   namespace?: string;
@@ -27,7 +28,7 @@ Exit codes: 0 diagnosis printed, 1 internal error, 2 usage error, 3 unreadable i
 4 pod or owner not found, 5 cluster unreachable or access denied.`;
 
 export function buildProgram(): Command {
-  return new Command('kubectl why-pending')
+  const program = new Command('kubectl why-pending')
     .description('Explain, node by node, why a Pod is stuck in Pending.')
     .argument('<name>', 'pod name, or an owner as kind/name (deploy/web, rs/web-7d9, sts/db, ds/agent, job/x, cronjob/y)')
     .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
@@ -38,4 +39,5 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .allowExcessArguments(false)
     .exitOverride();
+  return addLiveOptions(program);
 }

@@ -24,6 +24,9 @@ export function judge(ctx: RuleContext): Judgement {
     const outcome = rule.preFilter?.(ctx);
     if (!outcome) continue;
     preFilter.push(...(outcome.reasons ?? []));
+    // RunPreFilterPlugins stops at an UnschedulableAndUnresolvable status (preemption cannot
+    // help), so the later PreFilter plugins never run and report nothing.
+    if (outcome.reasons?.some((r) => r.code === 'UnschedulableAndUnresolvable')) break;
     if (outcome.nodeNames && outcome.outsideDetail) {
       const names = outcome.nodeNames;
       allowed = allowed ? new Set([...allowed].filter((n) => names.has(n))) : new Set(names);

@@ -159,6 +159,9 @@ export const postFilterWords: readonly string[] = [
   'still not schedulable',
   'deallocation of ResourceClaim completed',
   'deletion of ResourceClaim completed',
+  // v1.34 after a PreFilter rejection: DynamicResources' PostFilter finds no state of its own
+  // (its PreFilter never ran) and answers with the CycleState lookup's error, "not found".
+  'not found',
 ];
 
 // core/v1 PodReasonSchedulingGated's message, set by the apiserver (pkg/registry/core/pod).

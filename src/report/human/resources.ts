@@ -4,6 +4,7 @@ import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatResource } from '../../engine/quantity/index.js';
 import type { ResourceList } from '../../engine/resources/amounts.js';
 import type { Palette } from '../color.js';
+import { kubectlStyle, trimLines } from './tableStyle.js';
 
 function show(list: ResourceList): string {
   const entries = Object.entries(list).filter(([, v]) => v !== 0n).sort(([a], [b]) => a.localeCompare(b));
@@ -39,7 +40,7 @@ export function shortfallTable(d: Diagnosis): string | undefined {
     n.reasons.flatMap((r) => (r.detail.kind === 'insufficientResource' ? [{ node: n, detail: r.detail }] : [])),
   );
   if (rows.length === 0) return undefined;
-  const table = new Table({ head: ['NODE', 'RESOURCE', 'POD ASKS', 'ALLOCATABLE', 'REQUESTED (PODS)', 'FREE', 'SHORT BY'], style: { head: [], border: [] } });
+  const table = new Table(kubectlStyle(['NODE', 'RESOURCE', 'POD ASKS', 'ALLOCATABLE', 'REQUESTED (PODS)', 'FREE', 'SHORT BY']));
   const shown = rows.slice(0, 60);
   for (const { node, detail } of shown) {
     const f = (v: bigint) => formatResource(detail.resource, v);
@@ -54,5 +55,5 @@ export function shortfallTable(d: Diagnosis): string | undefined {
     ]);
   }
   const more = rows.length > shown.length ? `\n  … and ${rows.length - shown.length} more rows (-o json has them all)` : '';
-  return table.toString() + more;
+  return trimLines(table.toString()) + more;
 }

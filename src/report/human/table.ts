@@ -6,6 +6,7 @@ import type { NodeVerdict } from '../../engine/diagnosis.js';
 import { filterPluginOrder, type PluginName } from '../../engine/plugins.js';
 import { shortReason } from '../../messages/short.js';
 import type { Palette } from '../color.js';
+import { kubectlStyle, trimLines } from './tableStyle.js';
 
 export interface TableOptions {
   wide: boolean;
@@ -57,8 +58,8 @@ export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
   const plugins: PluginName[] = options.wide ? [...filterPluginOrder] : failing;
   const perPluginWidth = 20 + plugins.length * 18;
   const compact = !options.wide && options.columns !== undefined && perPluginWidth > options.columns;
-  const head = compact ? ['NODE', 'FITS', 'FAILS (first first)'] : ['NODE', 'FITS', ...plugins];
-  const table = new Table({ head, style: { head: [], border: [] }, wordWrap: false });
+  const head = compact ? ['NODE', 'FITS', 'FAILS (FIRST AS THE SCHEDULER REPORTS IT)'] : ['NODE', 'FITS', 'FIRST FAILURE', ...plugins];
+  const table = new Table(kubectlStyle(head));
   for (const row of rowsOf(nodes, plugins, colors)) {
     const node = row.sample;
     const fits = node.fits ? colors.green('yes') : colors.red('no');
@@ -66,8 +67,8 @@ export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
       const names = [...new Set(node.reasons.map((r) => r.plugin))];
       table.push([nameCell(row.names), fits, names.join(', ') || '-']);
     } else {
-      table.push([nameCell(row.names), fits, ...plugins.map((p) => cellFor(node, p, colors))]);
+      table.push([nameCell(row.names), fits, node.reasons[0]?.plugin ?? '-', ...plugins.map((p) => cellFor(node, p, colors))]);
     }
   }
-  return table.toString();
+  return trimLines(table.toString());
 }

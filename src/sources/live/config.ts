@@ -132,8 +132,7 @@ export function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: E
   if (options.kubeconfig) return { files: [options.kubeconfig], from: 'flag' };
   const list = env['KUBECONFIG'];
   if (list) {
-    const delimiter = env['OS'] === 'Windows_NT' ? ';' : path.delimiter;
-    return { files: [...new Set(list.split(delimiter).filter((f) => f !== ''))], from: 'KUBECONFIG' };
+    return { files: [...new Set(list.split(path.delimiter).filter((f) => f !== ''))], from: 'KUBECONFIG' };
   }
   const home = env['HOME'] || env['USERPROFILE'];
   if (home) return { files: [path.join(home, '.kube', 'config')], from: 'home' };

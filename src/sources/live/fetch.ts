@@ -205,9 +205,10 @@ class LiveReader {
     await this.listOf<Meta>(r, only, what, {}, (o) => keys.has(`${r.namespaced ? namespaceOf(o) : ''}/${o.metadata?.name ?? ''}`));
   }
 
-  private async events(namespace: string, fieldSelector: string, what: string, limit?: number): Promise<void> {
-    const key = `${namespace}\u0000${fieldSelector}`;
-    if (this.eventQueries.has(key)) return;
+  /** Reads events (in `namespace`, or everywhere); false when the read was refused. */
+  private async events(namespace: string | undefined, fieldSelector: string, what: string, limit?: number): Promise<boolean> {
+    const key = `${namespace ?? '*'}\u0000${fieldSelector}`;
+    if (this.eventQueries.has(key)) return true;
     this.eventQueries.add(key);
     const r = resources.events;
     const seen = this.seen.get('events') ?? new Set<string>();
@@ -226,14 +227,15 @@ class LiveReader {
     };
     if (limit !== undefined) {
       const page = await this.guarded(r, 'list', namespace, what, () => this.transport.get({ path: pathOf(r, namespace), query: { fieldSelector, limit }, what }));
-      absorb(((page as { items?: Meta[] } | undefined)?.items ?? []) as Meta[]);
-      return;
+      absorb((page as { items?: Meta[] } | undefined)?.items ?? []);
+      return page !== undefined;
     }
     const items = await this.guarded(r, 'list', namespace, what, () => this.transport.list<Meta>({ path: pathOf(r, namespace), query: { fieldSelector }, what }));
     absorb(items ?? []);
+    return items !== undefined;
   }
 
-  private eventsOf(namespace: string, kind: string, name: string): Promise<void> {
+  private eventsOf(namespace: string, kind: string, name: string): Promise<boolean> {
     return this.events(namespace, `involvedObject.kind=${escapeField(kind)},involvedObject.name=${escapeField(name)}`, `reading events of ${kindWord(kind)} ${namespace}/${name}`);
   }
 
@@ -336,7 +338,7 @@ class LiveReader {
     await this.podsThatMatter(pod);
   }
 
-  private podEvents(pod: V1Pod): Promise<void> {
+  private podEvents(pod: V1Pod): Promise<boolean> {
     const ns = namespaceOf(pod);
     const name = pod.metadata?.name ?? '';
     const uid = pod.metadata?.uid;
@@ -346,7 +348,7 @@ class LiveReader {
 
   private async ownerChain(pod: V1Pod): Promise<void> {
     const ns = namespaceOf(pod);
-    const eventReads: Promise<void>[] = [];
+    const eventReads: Promise<boolean>[] = [];
     let metadata = pod.metadata;
     for (let depth = 0; depth < 5; depth++) {
       const ref = controllerOf(metadata);
@@ -401,11 +403,8 @@ class LiveReader {
   private async schedulerActivity(pod: V1Pod): Promise<void> {
     const scheduler = pod.spec?.schedulerName || 'default-scheduler';
     const fieldSelector = `reportingComponent=${escapeField(scheduler)},reason=Scheduled`;
-    const r = resources.events;
     const what = `looking for events written by ${scheduler}`;
-    const page = await this.guarded(r, 'list', undefined, what, () => this.transport.get({ path: pathOf(r), query: { fieldSelector, limit: 1 }, what }));
-    if (page === undefined) return this.events(namespaceOf(pod), fieldSelector, what, 1);
-    for (const item of (page as { items?: Record<string, unknown>[] }).items ?? []) this.objects.events.push(toClusterEvent(item, what));
+    if (!(await this.events(undefined, fieldSelector, what, 1))) await this.events(namespaceOf(pod), fieldSelector, what, 1);
   }
 
   private async podsThatMatter(pod: V1Pod): Promise<void> {
@@ -419,7 +418,7 @@ class LiveReader {
       reads.push(this.listOf<V1Pod>(resources.pods, ns, `listing pods in namespace ${ns} that use its ReadWriteOncePod claims`, { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, uses));
     }
     if (names.length === 0) {
-      this.progress('every node fails on node objects alone: no pod list needed');
+      this.progress(this.objects.nodes.length === 0 ? 'no node could be read: no pod list needed' : 'every node fails on node objects alone: no pod list needed');
       await Promise.all(reads);
       return;
     }

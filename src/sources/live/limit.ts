@@ -17,8 +17,3 @@ export class Limiter {
   }
 }
 
-/** Runs `task` on every item with at most `size` running at once; results in input order. */
-export async function mapLimited<T, R>(items: readonly T[], size: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const limiter = new Limiter(size);
-  return Promise.all(items.map((item) => limiter.run(() => task(item))));
-}

@@ -192,8 +192,9 @@ export class Transport {
   }
 
   /** The single entry point. Anything but GET is refused before it reaches the network. */
-  async request(method: string, request: GetRequest): Promise<unknown> {
-    if (method !== 'GET') {
+  async request(method: 'GET', request: GetRequest): Promise<unknown> {
+    // Typed GET-only, and checked at run time too: a cast or plain JavaScript cannot get past it.
+    if ((method as string) !== 'GET') {
       throw new Error(`why-pending is read-only: refusing to send ${method} ${request.path} (only GET requests are allowed)`);
     }
     if (this.warmUp === undefined) {

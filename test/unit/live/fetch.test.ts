@@ -1,0 +1,407 @@
+// readLive against a fake cluster: which requests each kind of case costs, what lands in the
+// snapshot, and that the engine diagnoses it.
+import type { V1Pod } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { diagnose } from '../../../src/engine/diagnose.js';
+import { ClusterError } from '../../../src/errors.js';
+import { readLive } from '../../../src/sources/live/fetch.js';
+import { node, pod } from '../../support/builders.js';
+import { configFor, startFakeApiServer, type FakeApiServer } from './fake-apiserver.js';
+import { clusterRoute, type Objects } from './fake-cluster.js';
+
+const servers: FakeApiServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function cluster(objects: Objects, forbid: string[] = []): Promise<FakeApiServer> {
+  const server = await startFakeApiServer({ '*': clusterRoute(objects, forbid) });
+  servers.push(server);
+  return server;
+}
+
+const ns = 'shop';
+const deployment = { metadata: { name: 'web', namespace: ns, uid: 'uid-deploy' }, spec: { selector: { matchLabels: { app: 'web' } } } };
+const replicaSet = {
+  metadata: { name: 'web-7d9', namespace: ns, uid: 'uid-rs', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-deploy', controller: true }] },
+  spec: { selector: { matchLabels: { app: 'web' } } },
+};
+const schedulerMessage = '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+
+function pendingPod(name = 'web-0'): V1Pod {
+  return pod(name, ns)
+    .labels({ app: 'web' })
+    .req({ cpu: '2' })
+    .tolerate({ key: 'dedicated', operator: 'Equal', value: 'GPU', effect: 'NoSchedule' })
+    .with((p) => {
+      p.metadata!.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9', uid: 'uid-rs', controller: true }];
+      p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: schedulerMessage }] };
+    })
+    .obj();
+}
+
+function event(name: string, involved: { kind: string; name: string; uid?: string }, reason: string, message: string, reporter = 'default-scheduler') {
+  return {
+    metadata: { name, namespace: ns, uid: `uid-event-${name}` },
+    involvedObject: { ...involved, namespace: ns },
+    reason,
+    message,
+    type: 'Warning',
+    reportingComponent: reporter,
+    eventTime: '2025-01-01T00:00:00.000000Z',
+    firstTimestamp: null,
+    lastTimestamp: null,
+  };
+}
+
+const gpuNode = (name: string) => node(name).taint('dedicated', 'gpu', 'NoSchedule').obj();
+
+/** Every node fails on node objects alone: two taints, one too small. */
+function taintedCase(): Objects {
+  const target = pendingPod();
+  return {
+    pods: [target, pod('other', ns).on('n3').obj()],
+    nodes: [gpuNode('n1'), gpuNode('n2'), node('n3').allocatable({ cpu: '1' }).obj()],
+    events: [
+      event('e1', { kind: 'Pod', name: 'web-0', uid: target.metadata!.uid! }, 'FailedScheduling', schedulerMessage),
+      event('e2', { kind: 'Pod', name: 'web-0', uid: 'uid-of-an-older-web-0' }, 'FailedScheduling', 'old'),
+      event('e3', { kind: 'ReplicaSet', name: 'web-7d9' }, 'SuccessfulCreate', 'Created pod: web-0', 'replicaset-controller'),
+    ],
+    replicasets: [replicaSet],
+    deployments: [deployment],
+    limitranges: [],
+    resourcequotas: [],
+    priorityclasses: [{ metadata: { name: 'high' }, value: 1000 }],
+  };
+}
+
+const paths = (server: FakeApiServer) => server.requests.map((r) => `${r.path}${r.query.size > 0 ? `?${decodeURIComponent(r.query.toString())}` : ''}`);
+
+describe('a pod every node rejects on node objects alone', () => {
+  it('costs ten GETs and no pod list', async () => {
+    const server = await cluster(taintedCase());
+    const lines: string[] = [];
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, (line) => lines.push(line));
+    expect(paths(server).sort()).toEqual(
+      [
+        '/api/v1/namespaces/shop/pods/web-0',
+        '/api/v1/namespaces/shop/events?fieldSelector=involvedObject.uid=uid-shop-web-0&limit=500',
+        '/apis/apps/v1/namespaces/shop/replicasets/web-7d9',
+        '/api/v1/namespaces/shop/events?fieldSelector=involvedObject.kind=ReplicaSet,involvedObject.name=web-7d9&limit=500',
+        '/apis/apps/v1/namespaces/shop/deployments/web',
+        '/api/v1/namespaces/shop/events?fieldSelector=involvedObject.kind=Deployment,involvedObject.name=web&limit=500',
+        '/api/v1/nodes?limit=500',
+        '/api/v1/namespaces/shop/limitranges?limit=500',
+        '/api/v1/namespaces/shop/resourcequotas?limit=500',
+        '/apis/scheduling.k8s.io/v1/priorityclasses?limit=500',
+      ].sort(),
+    );
+    expect(paths(server)[0]).toBe('/api/v1/namespaces/shop/pods/web-0');
+    expect(server.requests.every((r) => r.method === 'GET')).toBe(true);
+    expect(snapshot.source).toEqual({ kind: 'live', description: `server ${server.url}` });
+    expect(snapshot.gaps).toEqual([]);
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name)).toEqual(['web-0']);
+    expect(snapshot.objects.nodes).toHaveLength(3);
+    expect(snapshot.objects.replicaSets).toHaveLength(1);
+    expect(snapshot.objects.deployments).toHaveLength(1);
+    expect(snapshot.objects.priorityClasses).toHaveLength(1);
+    expect(lines).toContain('every node fails on node objects alone: no pod list needed');
+    expect(lines.at(-1)).toBe('read 10 requests');
+  });
+
+  it('normalizes events the way dumps are read', async () => {
+    const server = await cluster(taintedCase());
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(snapshot.objects.events).toContainEqual({
+      type: 'Warning',
+      reason: 'FailedScheduling',
+      message: schedulerMessage,
+      involved: { kind: 'Pod', namespace: ns, name: 'web-0', uid: 'uid-shop-web-0' },
+      time: Date.parse('2025-01-01T00:00:00Z'),
+      count: 1,
+      reporter: 'default-scheduler',
+    });
+    expect(snapshot.objects.events.map((e) => e.message)).not.toContain('old');
+  });
+
+  it('is diagnosed by the engine', async () => {
+    const server = await cluster(taintedCase());
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error(`expected a diagnosis, got ${outcome.kind}`);
+    expect(outcome.diagnosis.stage).toBe('Unschedulable');
+    expect(outcome.diagnosis.pod.owners.map((o) => o.kind)).toEqual(['ReplicaSet', 'Deployment']);
+    expect(outcome.diagnosis.nodes.map((n) => [n.name, n.reasons[0]?.plugin])).toEqual([
+      ['n1', 'TaintToleration'],
+      ['n2', 'TaintToleration'],
+      ['n3', 'NodeResourcesFit'],
+    ]);
+  });
+});
+
+describe('pods that can change a verdict', () => {
+  function roomyCase(): Objects {
+    const objects = taintedCase();
+    objects.nodes = [gpuNode('n1'), node('n2').obj(), node('n3').obj()];
+    objects.pods = [pendingPod(), pod('a', ns).req({ cpu: '3' }).on('n2').obj(), pod('b', 'other').req({ cpu: '3' }).on('n3').obj(), pod('done', ns).req({ cpu: '3' }).on('n3').phase('Succeeded').obj()];
+    return objects;
+  }
+
+  it('reads the non-terminal pods of each candidate node', async () => {
+    const server = await cluster(roomyCase());
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    const podReads = paths(server).filter((p) => p.startsWith('/api/v1/pods'));
+    expect(podReads.sort()).toEqual([
+      '/api/v1/pods?fieldSelector=spec.nodeName=n2,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+      '/api/v1/pods?fieldSelector=spec.nodeName=n3,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+    ]);
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.nodes.map((n) => [n.name, n.reasons[0]?.plugin])).toEqual([
+      ['n1', 'TaintToleration'],
+      ['n2', 'NodeResourcesFit'],
+      ['n3', 'NodeResourcesFit'],
+    ]);
+  });
+
+  it('above the per-node limit, lists every non-terminal pod once and keeps the candidates', async () => {
+    const server = await cluster(roomyCase());
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });
+    expect(paths(server).filter((p) => p.startsWith('/api/v1/pods'))).toEqual(['/api/v1/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500']);
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
+  });
+
+  it('reads the pods a spread constraint counts, wherever they run', async () => {
+    const objects = roomyCase();
+    const target = pendingPod();
+    target.spec!.topologySpreadConstraints = [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }];
+    objects.pods = [target, pod('web-1', ns).labels({ app: 'web' }).on('n1').obj(), ...(objects.pods ?? []).slice(1)];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toContain('/api/v1/namespaces/shop/pods?labelSelector=app=web&fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500');
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name)).toContain('web-1');
+  });
+});
+
+describe('partial permissions', () => {
+  it('a 403 on nodes becomes a gap naming the permission, and reading goes on', async () => {
+    const server = await cluster(taintedCase(), ['/api/v1/nodes']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(snapshot.gaps).toEqual([{ collection: 'nodes', cause: 'forbidden', permission: { verb: 'list', resource: 'nodes', scope: 'cluster' } }]);
+    expect(snapshot.objects.events.length).toBeGreaterThan(0);
+    expect(paths(server).some((p) => p.startsWith('/api/v1/pods'))).toBe(false);
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.stage).toBe('Unschedulable');
+    expect(outcome.diagnosis.gaps).toEqual(snapshot.gaps);
+  });
+
+  it('namespace-only access: each forbidden collection is named with its scope', async () => {
+    const objects = taintedCase();
+    objects.nodes = [node('n2').obj()];
+    const server = await cluster(objects, ['/api/v1/pods', '/apis/scheduling.k8s.io/*', '/api/v1/namespaces/shop/resourcequotas']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(snapshot.gaps).toEqual(
+      expect.arrayContaining([
+        { collection: 'pods', cause: 'forbidden', permission: { verb: 'list', resource: 'pods', scope: 'cluster' } },
+        { collection: 'priorityClasses', cause: 'forbidden', permission: { verb: 'list', resource: 'priorityclasses.scheduling.k8s.io', scope: 'cluster' } },
+        { collection: 'resourceQuotas', cause: 'forbidden', permission: { verb: 'list', resource: 'resourcequotas', scope: 'namespace shop' } },
+      ]),
+    );
+    expect(snapshot.gaps).toHaveLength(3);
+  });
+
+  it('a 403 on the pod itself ends the run, naming the permission', async () => {
+    const server = await cluster(taintedCase(), ['/api/v1/namespaces/shop/pods/web-0']);
+    const run = readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    await expect(run).rejects.toThrow(ClusterError);
+    await expect(run).rejects.toThrow(/^reading pod shop\/web-0: forbidden \(.*\): why-pending needs "get pods" in namespace shop; ask for it/);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('a pod that is not there', () => {
+  it('returns a snapshot without it, with pod names and FailedCreate events', async () => {
+    const objects = taintedCase();
+    objects.pods = [pendingPod('web-1')];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).sort()).toEqual(
+      [
+        '/api/v1/namespaces/shop/pods/web-0',
+        '/api/v1/namespaces/shop/events?fieldSelector=reason=FailedCreate&limit=500',
+        '/api/v1/namespaces/shop/pods?limit=500',
+      ].sort(),
+    );
+    expect(server.requests.find((r) => r.path === '/api/v1/namespaces/shop/pods')?.headers['accept']).toContain('as=PartialObjectMetadataList');
+    expect(snapshot.objects.pods).toEqual([{ metadata: { name: 'web-1', namespace: ns, uid: 'uid-shop-web-1' } }]);
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    expect(outcome).toMatchObject({ kind: 'notFound', suggestions: ['web-1'] });
+  });
+
+  it('a FailedCreate event that names it gives the admission stage', async () => {
+    const objects = taintedCase();
+    objects.pods = [];
+    objects.events = [event('q', { kind: 'StatefulSet', name: 'db', uid: 'uid-sts' }, 'FailedCreate', 'create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: exceeded quota: q', 'statefulset-controller')];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'db-0' });
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'db-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.stage).toBe('AdmissionRejected');
+  });
+});
+
+describe('owners named as kind/name', () => {
+  it('deploy/web reads the deployment, its replica sets and pods, then the pending pod as usual', async () => {
+    const objects = taintedCase();
+    objects.pods = [pod('web-old', ns).labels({ app: 'web' }).on('n3').with((p) => (p.metadata!.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9', uid: 'uid-rs', controller: true }])).obj(), pendingPod()];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'deploy/web' });
+    const sent = paths(server);
+    expect(sent[0]).toBe('/apis/apps/v1/namespaces/shop/deployments/web');
+    expect(sent).toContain('/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app=web&limit=500');
+    expect(sent).toContain('/api/v1/namespaces/shop/pods?labelSelector=app=web&limit=500');
+    expect(sent.filter((p) => p.includes('/replicasets/web-7d9'))).toEqual([]); // known already
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'deploy/web' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.pod.name).toBe('web-0');
+    expect(outcome.diagnosis.stage).toBe('Unschedulable');
+  });
+
+  it('an owner without pods reads the FailedCreate events of what is below it', async () => {
+    const objects = taintedCase();
+    objects.pods = [];
+    objects.events = [event('f', { kind: 'ReplicaSet', name: 'web-7d9', uid: 'uid-rs' }, 'FailedCreate', 'Error creating: pods "web-7d9-x" is forbidden: exceeded quota: q', 'replicaset-controller')];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'deploy/web' });
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'deploy/web' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.stage).toBe('AdmissionRejected');
+  });
+});
+
+describe('volumes and bound pods', () => {
+  it('reads the claims, their volumes, storage classes and CSI nodes of a pod with claims', async () => {
+    const objects = taintedCase();
+    const target = pendingPod();
+    target.spec!.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'data-web-0' } }];
+    objects.pods = [target];
+    objects.persistentvolumeclaims = [{ metadata: { name: 'data-web-0', namespace: ns, annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { volumeName: 'pv-1', storageClassName: 'fast' } }];
+    objects.persistentvolumes = [{ metadata: { name: 'pv-1' }, spec: { storageClassName: 'fast' } }, { metadata: { name: 'pv-2' } }];
+    objects.storageclasses = [{ metadata: { name: 'fast' }, provisioner: 'x' }];
+    objects.csinodes = [];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    const sent = paths(server);
+    expect(sent).toContain('/api/v1/namespaces/shop/persistentvolumeclaims/data-web-0');
+    expect(sent).toContain('/api/v1/persistentvolumes/pv-1');
+    expect(sent).toContain('/apis/storage.k8s.io/v1/storageclasses?limit=500');
+    expect(sent).toContain('/apis/storage.k8s.io/v1/csinodes?limit=500');
+    expect(snapshot.objects.persistentVolumes.map((v) => v.metadata?.name)).toEqual(['pv-1']);
+  });
+
+  it('a pod without volumes reads none of them', async () => {
+    const server = await cluster(taintedCase());
+    await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).some((p) => /persistentvolume|storageclasses|csinodes/.test(p))).toBe(false);
+  });
+
+  it('a pod bound to a node and still pending reads that node only', async () => {
+    const objects = taintedCase();
+    const target = pendingPod();
+    target.spec!.nodeName = 'n2';
+    target.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] };
+    objects.pods = [target];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toContain('/api/v1/nodes/n2');
+    expect(paths(server)).not.toContain('/api/v1/nodes?limit=500');
+    expect(snapshot.objects.nodes.map((n) => n.metadata?.name)).toEqual(['n2']);
+  });
+
+  it('a running pod reads only itself, its events and owners', async () => {
+    const objects = taintedCase();
+    objects.pods = [pod('web-0', ns).on('n2').obj()];
+    const server = await cluster(objects);
+    await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toEqual(['/api/v1/namespaces/shop/pods/web-0', '/api/v1/namespaces/shop/events?fieldSelector=involvedObject.uid=uid-shop-web-0&limit=500']);
+  });
+});
+
+describe('questions only some stages ask', () => {
+  it('NoScheduler: one small read of events the scheduler wrote anywhere', async () => {
+    const objects = taintedCase();
+    const target = pendingPod();
+    target.spec!.schedulerName = 'my-scheduler';
+    target.status = { phase: 'Pending' };
+    objects.pods = [target];
+    objects.events = [event('s', { kind: 'Pod', name: 'x', uid: 'u' }, 'Scheduled', 'Successfully assigned', 'my-scheduler')];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toContain('/api/v1/events?fieldSelector=reportingComponent=my-scheduler,reason=Scheduled&limit=1');
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.stageDetail).toMatchObject({ stage: 'NoScheduler', schedulerName: 'my-scheduler', schedulerSeenElsewhere: true });
+  });
+
+  it('NoScheduler without cluster-wide events: falls back to the namespace and says what is missing', async () => {
+    const objects = taintedCase();
+    const target = pendingPod();
+    target.status = { phase: 'Pending' };
+    objects.pods = [target];
+    objects.events = [];
+    const server = await cluster(objects, ['/api/v1/events']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toContain('/api/v1/namespaces/shop/events?fieldSelector=reportingComponent=default-scheduler,reason=Scheduled&limit=1');
+    expect(snapshot.gaps).toEqual([{ collection: 'events', cause: 'forbidden', permission: { verb: 'list', resource: 'events', scope: 'cluster' } }]);
+  });
+
+  it('a ReadWriteOncePod claim: reads the pods of the namespace that use it', async () => {
+    const objects = taintedCase();
+    const target = pendingPod();
+    target.spec!.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'solo' } }];
+    const user = pod('holder', ns).on('n1').with((p) => (p.spec!.volumes = [{ name: 'd', persistentVolumeClaim: { claimName: 'solo' } }])).obj();
+    objects.pods = [target, user, pod('bystander', ns).on('n1').obj()];
+    objects.persistentvolumeclaims = [{ metadata: { name: 'solo', namespace: ns, annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { volumeName: 'pv-solo', accessModes: ['ReadWriteOncePod'] } }];
+    objects.persistentvolumes = [{ metadata: { name: 'pv-solo' }, spec: {} }];
+    objects.storageclasses = [];
+    objects.csinodes = [];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toContain('/api/v1/namespaces/shop/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500');
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['holder', 'web-0']);
+  });
+
+  it('cronjob/x reads its jobs, then the pods of each', async () => {
+    const objects = taintedCase();
+    const cron = { metadata: { name: 'nightly', namespace: ns, uid: 'uid-cron' }, spec: {} };
+    const job = {
+      metadata: { name: 'nightly-1', namespace: ns, uid: 'uid-job', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', uid: 'uid-cron', controller: true }] },
+      spec: { selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'uid-job' } } },
+    };
+    const jobPod = pendingPod('nightly-1-abc');
+    jobPod.metadata!.labels = { 'batch.kubernetes.io/controller-uid': 'uid-job' };
+    jobPod.metadata!.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'Job', name: 'nightly-1', uid: 'uid-job', controller: true }];
+    objects.cronjobs = [cron];
+    objects.jobs = [job, { metadata: { name: 'unrelated', namespace: ns, uid: 'uid-other' }, spec: {} }];
+    objects.pods = [jobPod];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'cronjob/nightly' });
+    expect(paths(server)).toContain('/api/v1/namespaces/shop/pods?labelSelector=batch.kubernetes.io/controller-uid=uid-job&limit=500');
+    expect(snapshot.objects.jobs.map((j) => j.metadata?.name)).toEqual(['nightly-1']);
+    const outcome = diagnose(snapshot, { namespace: ns, name: 'cronjob/nightly' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.pod.name).toBe('nightly-1-abc');
+    expect(outcome.diagnosis.pod.owners.map((o) => o.kind)).toEqual(['Job', 'CronJob']);
+  });
+
+  it('an owner that does not exist reads its events, then events of its kind for suggestions', async () => {
+    const objects = taintedCase();
+    objects.events = [event('x', { kind: 'Deployment', name: 'webb' }, 'ScalingReplicaSet', 'Scaled up', 'deployment-controller')];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'deploy/wepp' });
+    expect(paths(server)).toContain('/api/v1/namespaces/shop/events?fieldSelector=involvedObject.kind=Deployment&limit=500');
+    expect(diagnose(snapshot, { namespace: ns, name: 'deploy/wepp' })).toMatchObject({ kind: 'notFound', suggestions: ['webb'] });
+  });
+});
