@@ -69,9 +69,9 @@ function diagnosePod(snapshot: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
   if (judgement.nodes.length > 0 && judgement.nodes.every((n) => n.reasons.some((r) => r.detail.kind === 'insufficientResource' && r.detail.exceedsAllocatable))) {
     notes.push({ kind: 'requestExceedsEveryNode', data: {} });
   }
-  if (ctx.nodes.length === 0 && judgedStages.has(stageDetail.stage)) notes.push({ kind: 'noNodes', data: {} });
   const partial = snapshot.gaps.length > 0;
   const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
+  if (nodesKnown && ctx.nodes.length === 0 && judgedStages.has(stageDetail.stage)) notes.push({ kind: 'noNodes', data: {} });
   const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
   const scheduler = compareWithScheduler(schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {

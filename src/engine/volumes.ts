@@ -55,3 +55,8 @@ export function isControlledBy(meta: V1ObjectMeta | undefined, pod: V1Pod): bool
   const uid = pod.metadata?.uid;
   return (meta?.ownerReferences ?? []).some((ref) => ref.controller === true && uid !== undefined && ref.uid === uid);
 }
+
+/** The claims named by the pod's persistentVolumeClaim volumes (not ephemeral ones). */
+export function pvcNames(pod: V1Pod): string[] {
+  return (pod.spec?.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
+}

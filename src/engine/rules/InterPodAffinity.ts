@@ -17,6 +17,7 @@
 // (the scheduler itself reads only the merged labelSelector); merging again is harmless.
 import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
 import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
+import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
 import type { DomainCount } from './PodTopologySpread.js';
 
@@ -217,16 +218,7 @@ function computeState(ctx: RuleContext): AffinityState {
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
 }
 
-const states = new WeakMap<RuleContext, AffinityState>();
-
-function stateFor(ctx: RuleContext): AffinityState {
-  let state = states.get(ctx);
-  if (!state) {
-    state = computeState(ctx);
-    states.set(ctx, state);
-  }
-  return state;
-}
+const stateFor = oncePerCycle(computeState);
 
 function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
   return [...map]

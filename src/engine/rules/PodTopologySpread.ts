@@ -11,6 +11,7 @@
 // pod's order, so the first is the scheduler's.
 import type { V1LabelSelector, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
+import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
 import { matchesRequiredNodeAffinity } from '../match/nodeSelector.js';
 import { isTerminating } from '../facts.js';
@@ -154,16 +155,7 @@ function countsFor(counts: DomainCounts, domain: string): DomainCount[] {
   return [...counts.shown, { domain, pods }].sort(byDomain);
 }
 
-const states = new WeakMap<RuleContext, SpreadState>();
-
-function stateFor(ctx: RuleContext): SpreadState {
-  let state = states.get(ctx);
-  if (!state) {
-    state = computeState(ctx);
-    states.set(ctx, state);
-  }
-  return state;
-}
+const stateFor = oncePerCycle(computeState);
 
 function check(state: SpreadState, pod: PodFacts, node: NodeFacts): Reason[] {
   const reasons: Reason[] = [];

@@ -25,6 +25,7 @@ import { matchesLabelSelector } from '../match/labelSelector.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, selectedNodeAnnotation, volumeClassName } from '../volumes.js';
 import type { FilterRule, NodeFacts, PodFacts, PreFilterOutcome, Reason, RuleContext } from '../model.js';
+import { oncePerCycle } from '../cycleState.js';
 import { compare, parseQuantity, type Quantity } from '../quantity/index.js';
 
 const bindCompletedAnnotation = 'pv.kubernetes.io/bind-completed';
@@ -107,8 +108,6 @@ type Analysis =
   | { state: 'failed'; reason: Reason }
   | { state: 'ready'; bound: V1PersistentVolumeClaim[]; delayed: V1PersistentVolumeClaim[] };
 
-const analyses = new WeakMap<RuleContext, Analysis>();
-
 function fail(detail: VolumeBindingDetail): Analysis {
   return { state: 'failed', reason: { plugin: 'VolumeBinding', code: 'UnschedulableAndUnresolvable', detail } };
 }
@@ -117,13 +116,7 @@ function isFullyBound(claim: V1PersistentVolumeClaim): boolean {
   return Boolean(claim.spec?.volumeName) && Object.hasOwn(claim.metadata?.annotations ?? {}, bindCompletedAnnotation);
 }
 
-function analyze(ctx: RuleContext): Analysis {
-  const cached = analyses.get(ctx);
-  if (cached) return cached;
-  const result = analyzeUncached(ctx.snapshot, ctx.pod);
-  analyses.set(ctx, result);
-  return result;
-}
+const analyze = oncePerCycle((ctx: RuleContext) => analyzeUncached(ctx.snapshot, ctx.pod));
 
 function analyzeUncached(snapshot: Snapshot, pod: PodFacts): Analysis {
   const refs = podClaimRefs(pod.pod);

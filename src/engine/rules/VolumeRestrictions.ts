@@ -9,7 +9,8 @@
 import type { V1Pod, V1Volume } from '@kubernetes/client-node';
 import { podKey } from '../facts.js';
 import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
-import { findClaim } from '../volumes.js';
+import { oncePerCycle } from '../cycleState.js';
+import { findClaim, pvcNames } from '../volumes.js';
 
 export interface DiskRef {
   type: 'gcePersistentDisk' | 'awsElasticBlockStore' | 'rbd' | 'iscsi';
@@ -37,28 +38,16 @@ export type VolumeRestrictionsDetail =
 
 type Analysis = { state: 'failed'; reason: Reason } | { state: 'ready'; readWriteOncePod: ReadWriteOncePodUse[] };
 
-const analyses = new WeakMap<RuleContext, Analysis>();
-
-function claimNames(pod: V1Pod): string[] {
-  return (pod.spec?.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
-}
-
 function needsRestrictionsCheck(volume: V1Volume): boolean {
   return Boolean(volume.gcePersistentDisk || volume.awsElasticBlockStore || volume.rbd || volume.iscsi);
 }
 
-function analyze(ctx: RuleContext): Analysis {
-  const cached = analyses.get(ctx);
-  if (cached) return cached;
-  const result = analyzeUncached(ctx);
-  analyses.set(ctx, result);
-  return result;
-}
+const analyze = oncePerCycle(analyzeUncached);
 
 function analyzeUncached(ctx: RuleContext): Analysis {
   const { pod, snapshot } = ctx;
   const rwop: string[] = [];
-  for (const name of claimNames(pod.pod)) {
+  for (const name of pvcNames(pod.pod)) {
     const claim = findClaim(snapshot, pod.namespace, name);
     if (!claim) {
       return { state: 'failed', reason: { plugin: 'VolumeRestrictions', code: 'UnschedulableAndUnresolvable', detail: { kind: 'restrictionsClaimNotFound', claim: name } } };
@@ -71,7 +60,7 @@ function analyzeUncached(ctx: RuleContext): Analysis {
     for (const other of node.pods) {
       if ((other.metadata?.namespace ?? 'default') !== pod.namespace) continue;
       for (const use of uses) {
-        if (claimNames(other).includes(use.claim)) use.usedBy.push({ pod: podKey(other), node: node.name });
+        if (pvcNames(other).includes(use.claim)) use.usedBy.push({ pod: podKey(other), node: node.name });
       }
     }
   }
@@ -143,7 +132,7 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
 const rule: FilterRule = {
   plugin: 'VolumeRestrictions',
   needs: (pod) => {
-    const hasClaims = claimNames(pod.pod).length > 0;
+    const hasClaims = pvcNames(pod.pod).length > 0;
     const hasDisks = (pod.pod.spec?.volumes ?? []).some(needsRestrictionsCheck);
     if (hasClaims) return ['pods', 'persistentVolumeClaims'];
     return hasDisks ? ['pods'] : [];

@@ -8,7 +8,8 @@
 import type { V1PersistentVolume } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
-import { claimClassName, findClaim, findStorageClass, findVolume } from '../volumes.js';
+import { oncePerCycle } from '../cycleState.js';
+import { claimClassName, findClaim, findStorageClass, findVolume, pvcNames } from '../volumes.js';
 
 const betaZone = 'failure-domain.beta.kubernetes.io/zone';
 const betaRegion = 'failure-domain.beta.kubernetes.io/region';
@@ -46,12 +47,6 @@ interface PvTopology {
 
 type Analysis = { state: 'failed'; reason: Reason } | { state: 'ready'; topologies: PvTopology[] };
 
-const analyses = new WeakMap<RuleContext, Analysis>();
-
-function claimNames(pod: PodFacts): string[] {
-  return (pod.pod.spec?.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : []));
-}
-
 // volumehelpers.LabelZonesToSet: `__`-separated; an empty element makes the label unusable.
 function zonesOf(value: string): Set<string> | undefined {
   const zones = value.split('__').map((z) => z.trim());
@@ -70,18 +65,12 @@ function topologiesOf(claim: string, volume: V1PersistentVolume): PvTopology[] {
   return out;
 }
 
-function analyze(ctx: RuleContext): Analysis {
-  const cached = analyses.get(ctx);
-  if (cached) return cached;
-  const result = analyzeUncached(ctx.snapshot, ctx.pod);
-  analyses.set(ctx, result);
-  return result;
-}
+const analyze = oncePerCycle((ctx: RuleContext) => analyzeUncached(ctx.snapshot, ctx.pod));
 
 function analyzeUncached(snapshot: Snapshot, pod: PodFacts): Analysis {
   const failed = (detail: VolumeZoneDetail): Analysis => ({ state: 'failed', reason: { plugin: 'VolumeZone', code: 'UnschedulableAndUnresolvable', detail } });
   const topologies: PvTopology[] = [];
-  for (const name of claimNames(pod)) {
+  for (const name of pvcNames(pod.pod)) {
     const claim = findClaim(snapshot, pod.namespace, name);
     if (!claim) return failed({ kind: 'volumeZoneLookupFailed', cause: 'claimNotFound', claim: name });
     const pvName = claim.spec?.volumeName ?? '';
@@ -128,7 +117,7 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
 
 const rule: FilterRule = {
   plugin: 'VolumeZone',
-  needs: (pod) => (claimNames(pod).length > 0 ? ['nodes', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses'] : []),
+  needs: (pod) => (pvcNames(pod.pod).length > 0 ? ['nodes', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses'] : []),
   preFilter(ctx) {
     const analysis = analyze(ctx);
     return analysis.state === 'failed' ? { reasons: [analysis.reason] } : {};

@@ -16,7 +16,7 @@ export function gapLines(d: Diagnosis, colors: Palette): string[] {
       case 'absentFromDump':
         return `  the input has no ${g.collection}: checks that need them were not made`;
       case 'forbidden':
-        return `  ${g.collection}: forbidden (needs ${g.permission.verb} ${g.permission.resource} ${g.permission.scope})`;
+        return `  ${g.collection}: forbidden; needs "${g.permission.verb} ${g.permission.resource}" ${g.permission.scope === 'cluster' ? 'at cluster scope' : `in ${g.permission.scope}`} (see the README's Permissions section)`;
       case 'error':
         return `  ${g.collection}: ${g.detail}`;
     }
