@@ -105,11 +105,17 @@ export function compareWithScheduler(
   if (!judged || (parsed.kind !== 'nodeCounts' && parsed.kind !== 'preFilter')) return { ...base, parsed };
   const theirs = schedulerTally(parsed, nodes.length);
   const keys = [...new Set([...Object.keys(theirs), ...Object.keys(ours)])].sort();
-  // A truncated event lists only the first reasons: compare only what it kept.
-  const compared = parsed.truncated ? keys.filter((k) => k in theirs) : keys;
-  const differences = compared
-    .map((key) => ({ key, scheduler: theirs[key] ?? 0, engine: ours[key] ?? 0 }))
-    .filter((d) => d.scheduler !== d.engine);
+  // A truncated event keeps only its first reasons, sorted as text, so one plugin's reasons may
+  // be split by the cut (one line per named taint): its kept counts are lower bounds.
+  const differences = parsed.truncated
+    ? keys.filter((k) => k in theirs && (theirs[k] ?? 0) > (ours[k] ?? 0)).map((key) => ({ key, scheduler: theirs[key] ?? 0, engine: ours[key] ?? 0 }))
+    : keys.map((key) => ({ key, scheduler: theirs[key] ?? 0, engine: ours[key] ?? 0 })).filter((d) => d.scheduler !== d.engine);
+  // "0/N nodes are available" also claims that N nodes were judged and none fit.
+  if (parsed.totalNodes !== undefined && parsed.totalNodes !== nodes.length) {
+    differences.push({ key: 'nodes', scheduler: parsed.totalNodes, engine: nodes.length });
+  }
+  const fitting = nodes.filter((n) => n.fits).length;
+  if (fitting > 0 && parsed.kind === 'nodeCounts') differences.push({ key: 'fitting nodes', scheduler: 0, engine: fitting });
   const likelyCauses: LikelyCause[] = [];
   if (differences.length > 0) {
     if (parsed.totalNodes !== undefined && parsed.totalNodes !== nodes.length) likelyCauses.push('nodeCountDiffers');

@@ -8,7 +8,9 @@ export function stageSentence(d: Diagnosis): string {
   switch (s.stage) {
     case 'AdmissionRejected': {
       const last = s.failures[s.failures.length - 1];
-      return `Pod ${pod} was never created: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last?.message ?? 'FailedCreate'}`;
+      // Asked for by owner (deploy/web), the pods have no name of their own yet.
+      const subject = d.pod.name.includes('/') ? `No pod of ${d.pod.namespace}/${d.pod.name} was ever created` : `Pod ${pod} was never created`;
+      return `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last?.message ?? 'FailedCreate'}`;
     }
     case 'SchedulingGated':
       return `Pod ${pod} is held before scheduling by scheduling gate${s.gates.length > 1 ? 's' : ''} ${list(s.gates)}; the scheduler will not look at it until they are removed.`;

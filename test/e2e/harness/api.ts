@@ -1,4 +1,4 @@
-// Minimal JSON client for the test apiserver (bearer token, CA from --cert-dir).
+// Minimal JSON client for the test apiserver (bearer token or client certificate, CA from --cert-dir).
 import { request } from 'node:https';
 
 export class ApiError extends Error {
@@ -24,7 +24,12 @@ export interface ApiClient {
   raw(method: string, path: string): Promise<{ status: number; text: string }>;
 }
 
-export function apiClient(server: string, token: string, ca: string | Buffer | undefined): ApiClient {
+/** A bearer token, or a client certificate and its key (PEM). */
+export type ClientAuth = string | { cert: string | Buffer; key: string | Buffer };
+
+export function apiClient(server: string, auth: ClientAuth, ca: string | Buffer | undefined): ApiClient {
+  const token = typeof auth === 'string' ? auth : undefined;
+  const tls = typeof auth === 'string' ? {} : { cert: auth.cert, key: auth.key };
   const base = new URL(server);
   const send = (method: string, path: string, body?: unknown, contentType = 'application/json') =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -36,9 +41,10 @@ export function apiClient(server: string, token: string, ca: string | Buffer | u
           method,
           path,
           ca,
+          ...tls,
           rejectUnauthorized: ca !== undefined,
           headers: {
-            authorization: `Bearer ${token}`,
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
             accept: 'application/json',
             'user-agent': 'why-pending-e2e-harness',
             ...(data ? { 'content-type': contentType, 'content-length': data.length } : {}),

@@ -1,8 +1,9 @@
 // Starts etcd, kube-apiserver, kube-scheduler and kube-controller-manager on 127.0.0.1.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiClient, type ApiClient } from './api.js';
+import { auditPolicy } from './audit.js';
 import { ensureBinaries, type BinaryName, type Binaries } from './binaries.js';
 import { writeCredentials, writeKubeconfig, type User, type UserSpec } from './credentials.js';
 import { freePorts } from './ports.js';
@@ -27,7 +28,11 @@ export const DEFAULT_CONTROLLERS = [
 ];
 
 export interface ControlPlaneOptions {
-  /** Extra token users (e.g. a read-only user bound later with RBAC). The admin is always there. */
+  /**
+   * Extra users (e.g. a read-only user bound later with RBAC), with a token or a client
+   * certificate. The admin is always there. The apiserver's audit log records every request of
+   * these users (level Metadata, all stages) in `auditLog`; the admin's are not recorded.
+   */
   users?: UserSpec[];
   /** Replaces DEFAULT_CONTROLLERS. */
   controllers?: string[];
@@ -46,6 +51,8 @@ export interface ControlPlane {
   caFile: string;
   /** Admin kubeconfig (system:masters). */
   kubeconfig: string;
+  /** The apiserver's audit log (JSON lines): the requests of the extra users only. */
+  auditLog: string;
   api: ApiClient;
   users: Map<string, User>;
   kubeconfigFor(user: string): string;
@@ -96,6 +103,10 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const [etcdClient, etcdPeer, apiPort, schedPort, kcmPort] = (await freePorts(5)) as [number, number, number, number, number];
     const creds = writeCredentials(dir, opts.users);
     const extra = (b: BinaryName) => opts.extraArgs?.[b] ?? [];
+    const auditPolicyFile = join(dir, 'audit-policy.yaml');
+    const auditLog = join(dir, 'logs', 'audit.log');
+    writeFileSync(auditPolicyFile, auditPolicy((opts.users ?? []).map((u) => u.name)));
+    writeFileSync(auditLog, '');
 
     // etcd
     const etcdURL = `http://127.0.0.1:${etcdClient}`;
@@ -118,6 +129,12 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       `--secure-port=${apiPort}`,
       `--cert-dir=${certDir}`,
       `--token-auth-file=${creds.tokenFile}`,
+      `--client-ca-file=${creds.clientCaFile}`,
+      `--audit-policy-file=${auditPolicyFile}`,
+      `--audit-log-path=${auditLog}`,
+      // Blocking: a request's RequestReceived event is written before the request is served.
+      '--audit-log-mode=blocking',
+      '--audit-log-format=json',
       '--authorization-mode=Node,RBAC',
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${creds.saPubFile}`,
@@ -156,7 +173,9 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const clientFor = (name: string): ApiClient => {
       const u = creds.users.get(name);
       if (!u) throw new Error(`unknown user ${name}`);
-      return apiClient(server, u.token, ca);
+      if (u.token) return apiClient(server, u.token, ca);
+      if (!u.certFile || !u.keyFile) throw new Error(`user ${name} has neither a token nor a certificate`);
+      return apiClient(server, { cert: readFileSync(u.certFile), key: readFileSync(u.keyFile) }, ca);
     };
     const kubeconfig = kubeconfigFor(creds.admin.name);
     const api = clientFor(creds.admin.name);
@@ -207,7 +226,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 
     const version = (await api.get<{ gitVersion: string }>('/version')).gitVersion;
     log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s: ${server} (${version}), kubeconfig ${kubeconfig}`);
-    return { dir, version, server, caFile, kubeconfig, api, users: creds.users, kubeconfigFor, clientFor, logs, stop };
+    return { dir, version, server, caFile, kubeconfig, auditLog, api, users: creds.users, kubeconfigFor, clientFor, logs, stop };
   } catch (err) {
     await stop();
     throw err;
