@@ -1,6 +1,6 @@
 // The command line: kubectl's conventions (-n, -o, --kubeconfig...), with examples in --help.
 import { Command, Option } from 'commander';
-import { addLiveOptions } from '../sources/live/index.js';
+import { addLiveOptions } from '../sources/live/flags.js';
 
 export interface CliOptions {
   namespace?: string;

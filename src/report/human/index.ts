@@ -59,7 +59,11 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   if (d.preFilter.length > 0) {
     sections.push(['Before any node (PreFilter)', ...d.preFilter.map((r) => `  ${r.plugin} (${r.code}): ${describeReason(r.detail)}`)]);
   }
-  if (d.nodes.length > 0) sections.push([nodeTable(d.nodes, { wide: options.wide, columns: out.columns, colors })]);
+  if (d.nodes.some((n) => n.reasons.length > 0 || n.unchecked.length > 0)) {
+    sections.push([nodeTable(d.nodes, { wide: options.wide, columns: out.columns, colors })]);
+  } else if (d.preFilter.length > 0 && d.nodes.length > 0) {
+    sections.push([`Every node passes the filters; only the failure above stops the pod.`]);
+  }
   sections.push(nearMisses(d, colors, out.color));
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
@@ -67,7 +71,8 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   const shortfall = shortfallTable(d);
   if (shortfall) sections.push([colors.bold('Resources short, node by node'), shortfall]);
   sections.push(stageLines(d, colors));
-  sections.push(schedulerLines(d, colors));
+  // Past the scheduler (bound, or never created) its words on this pod are history, not cause.
+  if (!['ScheduledNotRunning', 'AdmissionRejected', 'NotPending', 'NodeNameSet'].includes(d.stage)) sections.push(schedulerLines(d, colors));
   sections.push(gapLines(d, colors));
   out.write(sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n');
 }
