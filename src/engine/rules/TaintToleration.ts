@@ -54,7 +54,9 @@ export function nearestToleration(tolerations: readonly V1Toleration[], taint: V
   tolerations.forEach((toleration, index) => {
     const mismatches = tolerationMismatches(toleration, taint);
     const keyScore = toleration.key ? similarity(toleration.key, taint.key) : 1;
-    if (keyScore < 0.5 || mismatches.length > 2) return;
+    const fields = new Set(mismatches.map((m) => m.field));
+    // A different key AND a different effect is another toleration, not a near miss of this one.
+    if (keyScore < 0.5 || mismatches.length > 2 || (fields.has('key') && fields.has('effect'))) return;
     const valueScore = similarity(toleration.value ?? '', taint.value ?? '');
     const score = (3 - mismatches.length) * 10 + keyScore * 2 + valueScore;
     if (!best || score > best.score) best = { toleration, index, mismatches, score };

@@ -12,26 +12,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ApiError } from './api.js';
 import type { NodeSpec, Obj, PodCondition, PodLike } from './cluster.js';
 import { startTestCluster, type TestCluster } from './index.js';
+import { DUMP_KINDS, probeNodes, verdictOf as verdict, type Verdict } from './probe.js';
 import { sleep } from './wait.js';
-
-export const DUMP_KINDS =
-  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,jobs,limitranges,resourcequotas,priorityclasses';
 
 interface Scenario {
   nodes: (NodeSpec & { name: string })[];
   objects: Obj[];
-}
-
-interface Verdict {
-  status?: string;
-  reason?: string;
-  message?: string;
-  nodeName?: string;
-  nominatedNodeName?: string;
-  error?: string;
 }
 
 interface PodReport {
@@ -50,13 +38,6 @@ function readScenario(file: string): Scenario {
 }
 
 const key = (ns: string, name: string) => `${ns}/${name}`;
-const verdict = (c: PodCondition | undefined, pod?: PodLike): Verdict => ({
-  status: c?.status,
-  reason: c?.reason,
-  message: c?.message,
-  ...(pod?.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
-  ...(pod?.status?.nominatedNodeName ? { nominatedNodeName: pod.status.nominatedNodeName } : {}),
-});
 
 /** Every pod not bound to a node, waited on until the scheduler has decided. */
 async function settlePending(c: TestCluster, explicit: [string, string][]): Promise<Map<string, { pod: PodLike; condition: PodCondition }>> {
@@ -71,70 +52,6 @@ async function settlePending(c: TestCluster, explicit: [string, string][]): Prom
     if (!out.has(key(ns, name))) out.set(key(ns, name), await c.waitForPodScheduled(ns, name));
   }
   return out;
-}
-
-/** A copy of `pod` that only `node` can take. */
-function probeFor(pod: PodLike, probeName: string, node: string, owner?: { name: string; uid: string }): PodLike {
-  const md = (pod.metadata ?? {}) as Record<string, unknown>;
-  const spec = structuredClone(pod.spec ?? {}) as Record<string, unknown> & { affinity?: Record<string, unknown> };
-  delete spec.nodeName;
-  const pin = { key: 'metadata.name', operator: 'In', values: [node] };
-  const affinity = (spec.affinity ??= {}) as { nodeAffinity?: Record<string, unknown> };
-  const na = (affinity.nodeAffinity ??= {}) as { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: Record<string, unknown>[] } };
-  const req = (na.requiredDuringSchedulingIgnoredDuringExecution ??= {});
-  const terms = req.nodeSelectorTerms?.length ? req.nodeSelectorTerms : [{}];
-  // Terms are ORed; the pin is ANDed into each of them.
-  req.nodeSelectorTerms = terms.map((t) => ({ ...t, matchFields: [...((t.matchFields as unknown[]) ?? []), pin] }));
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: probeName,
-      namespace: pod.metadata?.namespace,
-      ...(md.labels ? { labels: md.labels } : {}),
-      ...(md.annotations ? { annotations: md.annotations } : {}),
-      // Not the original's owners. A controller owner of our own keeps a ReplicaSet or
-      // StatefulSet whose selector matches the copied labels from adopting the copy.
-      ...(owner
-        ? { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner.name, uid: owner.uid, controller: true }] }
-        : {}),
-    },
-    spec,
-  };
-}
-
-async function probeOwner(c: TestCluster, ns: string): Promise<{ name: string; uid: string }> {
-  const name = 'why-pending-probe-owner';
-  const path = `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps`;
-  try {
-    const cm = await c.api.get<Obj>(`${path}/${name}`);
-    return { name, uid: String(cm.metadata?.uid) };
-  } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404)) throw e;
-    const cm = await c.api.post<Obj>(path, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
-    return { name, uid: String(cm.metadata?.uid) };
-  }
-}
-
-async function probe(c: TestCluster, pod: PodLike, nodes: string[]): Promise<Record<string, Verdict>> {
-  const ns = pod.metadata?.namespace ?? 'default';
-  const name = pod.metadata?.name ?? '';
-  const refs = (pod.metadata?.ownerReferences ?? []) as { controller?: boolean }[];
-  const owner = refs.some((r) => r.controller) ? await probeOwner(c, ns) : undefined;
-  const result: Record<string, Verdict> = {};
-  for (const [i, node] of nodes.entries()) {
-    const probeName = `wp-probe-${i}-${name}`.slice(0, 253).replace(/[-.]+$/, '');
-    try {
-      await c.api.post(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, probeFor(pod, probeName, node, owner));
-      const { pod: p, condition } = await c.waitForPodScheduled(ns, probeName);
-      result[node] = verdict(condition, p);
-    } catch (e) {
-      result[node] = { error: e instanceof Error ? e.message : String(e) };
-    } finally {
-      await c.deletePodNow(ns, probeName).catch(() => undefined);
-    }
-  }
-  return result;
 }
 
 async function main(): Promise<void> {
@@ -176,7 +93,7 @@ async function main(): Promise<void> {
         podScheduled: verdict(condition, pod),
         nodes: {},
       };
-      if (condition.status === 'False' && condition.reason === 'Unschedulable') report.nodes = await probe(c, pod, nodeNames);
+      if (condition.status === 'False' && condition.reason === 'Unschedulable') report.nodes = await probeNodes(c, pod, nodeNames);
       pods.push(report);
     }
     const perNode = { kubernetesVersion: c.version, scenario: scenarioFile, capturedAt: new Date().toISOString(), pods };

@@ -1,6 +1,6 @@
 // A real control plane for end-to-end tests (see DESIGN.md, "A real control plane for tests").
 //
-//   const c = await startTestCluster({ users: [{ name: 'viewer' }] });
+//   const c = await startTestCluster({ users: [{ name: 'viewer' }, { name: 'alice', auth: 'certificate' }] });
 //   try {
 //     await c.createNode('n1', { allocatable: { cpu: '2' } });
 //     await c.apply([podManifest]);
@@ -10,10 +10,13 @@ import {
   apply, createNode, deletePodNow, waitForEvent, waitForPodScheduled, waitForServiceAccount,
   type NodeSpec, type Obj, type PodCondition, type PodLike,
 } from './cluster.js';
+import { AuditLog } from './audit.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './controlplane.js';
 import { kubectl, type KubectlResult } from './kubectl.js';
 
 export interface TestCluster extends ControlPlane {
+  /** The audit log of the non-admin users' requests. */
+  audit: AuditLog;
   createNode(name: string, spec?: NodeSpec): Promise<Obj>;
   apply(objects: Obj[]): Promise<void>;
   kubectl(args: string[], input?: string): Promise<KubectlResult>;
@@ -27,6 +30,7 @@ export async function startTestCluster(opts: ControlPlaneOptions = {}): Promise<
   const cp = await startControlPlane(opts);
   return {
     ...cp,
+    audit: new AuditLog(cp.auditLog),
     createNode: (name, spec) => createNode(cp, name, spec),
     apply: (objects) => apply(cp, objects),
     kubectl: (args, input) => kubectl(cp.kubeconfig, args, input),
@@ -41,4 +45,5 @@ export { DEFAULT_CONTROLLERS } from './controlplane.js';
 export type { ControlPlane, ControlPlaneOptions } from './controlplane.js';
 export { DEFAULT_ALLOCATABLE, podScheduledCondition } from './cluster.js';
 export type { NodeSpec, Obj, PodCondition, PodLike, Taint } from './cluster.js';
-export type { UserSpec } from './credentials.js';
+export type { User, UserSpec } from './credentials.js';
+export type { AuditEvent } from './audit.js';

@@ -15,6 +15,8 @@ export function kubectl(kubeconfig: string, args: string[], input?: string): Pro
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
+    // kubectl may exit before reading its input (a bad flag): that is its exit code's story.
+    child.stdin.on('error', () => undefined);
     child.on('close', (code) => {
       const res = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
       if (code === 0) resolve(res);

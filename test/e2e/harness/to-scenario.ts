@@ -20,14 +20,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { parseSchedulerMessage, type ParsedSchedulerMessage } from '../../../src/engine/scheduler-message/index.js';
-
-interface Verdict {
-  status?: string;
-  reason?: string;
-  message?: string;
-  nodeName?: string;
-  error?: string;
-}
+import { nodeVerdict, type Verdict } from './probe.js';
 
 interface PodReport {
   namespace: string;
@@ -80,7 +73,6 @@ interface Expected {
   scheduler?: { agrees: boolean };
 }
 
-const PIN_REASON = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
 const SCHEDULING_REASONS = new Set(['Scheduled', 'FailedScheduling', 'Preempted']);
 const OWNER_ALIASES: Record<string, string> = { deploy: 'Deployment', deployment: 'Deployment', deployments: 'Deployment' };
 
@@ -112,33 +104,6 @@ const podScheduled = (pod: K8sObject): Condition | undefined =>
 
 const eventsAbout = (objects: K8sObject[], kind: string, ns: string, name: string): K8sObject[] =>
   objects.filter((o) => o.kind === 'Event' && o.involvedObject?.kind === kind && o.involvedObject.namespace === ns && o.involvedObject.name === name);
-
-/** The plugin the pinned probe's message names for its node, or a pre-filter verdict. */
-function nodeVerdict(node: string, v: Verdict, totalNodes: number): { plugin: string } | { preFilter: string } {
-  if (v.error) fail(`${node}: the probe failed: ${v.error}`);
-  if (v.status === 'True') return { plugin: 'fits' };
-  if (v.status !== 'False' || v.reason !== 'Unschedulable' || !v.message) fail(`${node}: unexpected probe verdict ${JSON.stringify(v)}`);
-  const parsed = parseSchedulerMessage(v.message);
-  if (parsed.kind === 'preFilter') {
-    const plugin = parsed.preFilterReason?.plugin ?? fail(`${node}: no plugin for pre-filter reason "${parsed.preFilterReason?.text ?? ''}"`);
-    return { preFilter: plugin };
-  }
-  if (parsed.kind !== 'nodeCounts') fail(`${node}: not a per-node message: ${v.message}`);
-  if (parsed.unknownReasons.length > 0) fail(`${node}: reasons the catalog does not know: ${parsed.unknownReasons.join(' | ')}`);
-  const pinned = parsed.reasons.filter((r) => r.text === PIN_REASON);
-  const pinnedCount = pinned.reduce((n, r) => n + r.count, 0);
-  if (totalNodes > 1 && pinnedCount !== totalNodes - 1) {
-    fail(`${node}: expected ${totalNodes - 1} nodes left out by the pin, message says ${pinnedCount}: ${v.message}`);
-  }
-  const own = parsed.reasons.filter((r) => r.text !== PIN_REASON);
-  if (own.length === 0) fail(`${node}: nothing left after removing the pin's count: ${v.message}`);
-  const plugins = [...new Set(own.map((r) => r.plugin ?? fail(`${node}: no plugin for "${r.text}"`)))];
-  // The scheduler stops at a node's first failing plugin; only NodeResourcesFit speaks
-  // more than once (one reason per missing resource), so one plugin is left.
-  if (plugins.length !== 1) fail(`${node}: more than one plugin for one node (${plugins.join(', ')}): ${v.message}`);
-  for (const r of own) if (r.count !== 1) fail(`${node}: reason "${r.text}" counted ${r.count} times for one node`);
-  return { plugin: plugins[0] as string };
-}
 
 /** Per plugin, the number of nodes in the whole-pod message (a node once per plugin). */
 function nodesByPlugin(parsed: ParsedSchedulerMessage): Map<string, number> {

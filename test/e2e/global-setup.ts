@@ -1,0 +1,39 @@
+// Runs once before any end-to-end file: builds (or finds cached) the control-plane binaries,
+// so the first run on a new machine spends its minutes here with progress on stderr, not in a
+// test's hook, and checks that dist/ is there (the tests run it through kubectl's plugin lookup).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBinaries } from './harness/binaries.js';
+import { REPO_ROOT, assertBuilt } from './harness/why-pending.js';
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+export default async function setup(): Promise<void> {
+  assertBuilt();
+  const cli = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+  const src = join(REPO_ROOT, 'src');
+  if (existsSync(src) && newestMtime(src) > statSync(cli).mtimeMs) {
+    process.stderr.write('[e2e] warning: src/ is newer than dist/; the end-to-end tests run dist/ (run `npm run build`)\n');
+  }
+  const t0 = Date.now();
+  process.stderr.write('[e2e] control-plane binaries: test/controlplane/build.sh (the first build takes minutes)\n');
+  // `go build` prints nothing while it works: say that it still does.
+  const heartbeat = setInterval(() => {
+    process.stderr.write(`[e2e] still building the control plane (${Math.round((Date.now() - t0) / 1000)}s)\n`);
+  }, 30_000);
+  try {
+    const bins = await ensureBinaries();
+    process.stderr.write(`[e2e] control plane ${bins.version} ready in ${((Date.now() - t0) / 1000).toFixed(1)}s: ${bins.dir}\n`);
+    // Each file's startTestCluster finds them through this instead of running build.sh again.
+    process.env.WHY_PENDING_CP_BIN_DIR ??= bins.dir;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
