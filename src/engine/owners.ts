@@ -2,26 +2,19 @@
 // Pod -> Job -> CronJob, Pod -> StatefulSet, Pod -> DaemonSet), and back down from an owner
 // to its pods, so that a name like `deploy/web` can be diagnosed through its pods.
 import type { V1ObjectMeta, V1OwnerReference, V1Pod } from '@kubernetes/client-node';
-import type { Snapshot } from '../snapshot/types.js';
+import { collectionOfKind, type Snapshot } from '../snapshot/types.js';
 import type { ObjectRef } from './events.js';
 
 interface Owned {
   metadata?: V1ObjectMeta;
 }
 
-const collectionOfKind = {
-  ReplicaSet: 'replicaSets',
-  Deployment: 'deployments',
-  StatefulSet: 'statefulSets',
-  DaemonSet: 'daemonSets',
-  Job: 'jobs',
-  CronJob: 'cronJobs',
-} as const;
+const ownerKinds = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
 
-export type OwnerKind = keyof typeof collectionOfKind;
+export type OwnerKind = (typeof ownerKinds)[number];
 
 export function isOwnerKind(kind: string): kind is OwnerKind {
-  return Object.hasOwn(collectionOfKind, kind);
+  return (ownerKinds as readonly string[]).includes(kind);
 }
 
 export function findOwner(snapshot: Snapshot, kind: OwnerKind, namespace: string, name: string): Owned | undefined {

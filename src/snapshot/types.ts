@@ -90,6 +90,25 @@ export const collectionNames: readonly CollectionName[] = [
   'priorityClasses',
 ];
 
+/** Where an object of each kind is kept (events are normalised apart, into ClusterEvent). */
+export const collectionOfKind = {
+  Pod: 'pods',
+  Node: 'nodes',
+  PersistentVolumeClaim: 'persistentVolumeClaims',
+  PersistentVolume: 'persistentVolumes',
+  StorageClass: 'storageClasses',
+  CSINode: 'csiNodes',
+  ReplicaSet: 'replicaSets',
+  Deployment: 'deployments',
+  StatefulSet: 'statefulSets',
+  DaemonSet: 'daemonSets',
+  Job: 'jobs',
+  CronJob: 'cronJobs',
+  LimitRange: 'limitRanges',
+  ResourceQuota: 'resourceQuotas',
+  PriorityClass: 'priorityClasses',
+} as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
+
 export function emptyCollections(): Collections {
   return {
     pods: [],

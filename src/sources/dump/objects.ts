@@ -1,26 +1,8 @@
 // Flattens parsed documents (Lists, typed lists like PodList, single objects) into objects with
 // a kind, and sorts them into the snapshot's collections. Kinds we do not read are ignored.
 import type { CoreV1Event, EventsV1Event, V1ObjectReference } from '@kubernetes/client-node';
-import { emptyCollections, toTime, type ClusterEvent, type CollectionName, type Collections } from '../../snapshot/types.js';
+import { collectionOfKind, emptyCollections, toTime, type ClusterEvent, type Collections } from '../../snapshot/types.js';
 import { InputError } from '../../errors.js';
-
-const collectionOfKind: Record<string, Exclude<CollectionName, 'events'>> = {
-  Pod: 'pods',
-  Node: 'nodes',
-  PersistentVolumeClaim: 'persistentVolumeClaims',
-  PersistentVolume: 'persistentVolumes',
-  StorageClass: 'storageClasses',
-  CSINode: 'csiNodes',
-  ReplicaSet: 'replicaSets',
-  Deployment: 'deployments',
-  StatefulSet: 'statefulSets',
-  DaemonSet: 'daemonSets',
-  Job: 'jobs',
-  CronJob: 'cronJobs',
-  LimitRange: 'limitRanges',
-  ResourceQuota: 'resourceQuotas',
-  PriorityClass: 'priorityClasses',
-};
 
 interface Located {
   object: Record<string, unknown>;
@@ -63,7 +45,7 @@ export function sortIntoCollections(objects: Located[]): { collections: Collecti
       collections.events.push(toClusterEvent(object, where));
       continue;
     }
-    const collection = collectionOfKind[kind];
+    const collection = Object.hasOwn(collectionOfKind, kind) ? collectionOfKind[kind as keyof typeof collectionOfKind] : undefined;
     if (!collection) continue;
     const metadata = object['metadata'];
     if (!isObject(metadata) || typeof metadata['name'] !== 'string') {
