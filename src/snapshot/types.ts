@@ -64,11 +64,25 @@ export type Gap =
     }
   | { collection: CollectionName; cause: 'error'; detail: string };
 
+/** Something the source noticed about its input that the reader should know. */
+export type SourceNote =
+  /** The same object (kind, namespace, name, and uid where present) was read more than once. */
+  | { kind: 'repeatedObjects'; count: number }
+  /** Two or more different versions of one object: the newest resourceVersion was kept. */
+  | {
+      kind: 'conflictingVersions';
+      object: { kind: string; namespace?: string; name: string };
+      kept: { resourceVersion?: string; where: string };
+      dropped: { resourceVersion?: string; where: string }[];
+    };
+
 export interface Snapshot {
   source: { kind: 'dump' | 'live'; description: string };
   /** Known objects. A collection named in `gaps` may be empty or partial. */
   objects: Collections;
   gaps: Gap[];
+  /** What the source noticed about its input (repeats, conflicting versions). */
+  notes?: SourceNote[];
 }
 
 export const collectionNames: readonly CollectionName[] = [
