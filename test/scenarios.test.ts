@@ -1,6 +1,6 @@
 // Runs every whole-cluster scenario under test/scenarios/: each folder holds a dump
 // (cluster.yaml) and the expected diagnosis (expected.yaml). A new case is a new folder.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -8,6 +8,7 @@ import { diagnose } from '../src/engine/diagnose.js';
 import { reportHuman } from '../src/report/human/index.js';
 import { jsonReplacer, present } from '../src/report/present.js';
 import { readDump } from '../src/sources/dump/read.js';
+import { comparableFirstPlugin, nodeVerdict, type Verdict } from './support/probe-verdict.js';
 
 interface Expected {
   description: string;
@@ -29,7 +30,20 @@ interface Expected {
   dump?: string;
 }
 
+/** probes.yaml of captured scenarios: the raw PodScheduled condition of each node's probe. */
+interface Probes {
+  kubernetesVersion: string;
+  pin: 'affinity' | 'cordon';
+  totalNodes: number;
+  nodes: Record<string, Verdict>;
+}
+
 const root = path.join(import.meta.dirname, 'scenarios');
+function readProbes(dir: string): Probes | undefined {
+  const file = path.join(dir, 'probes.yaml');
+  return existsSync(file) ? (parse(readFileSync(file, 'utf8')) as Probes) : undefined;
+}
+
 const folders = readdirSync(root, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
@@ -59,10 +73,23 @@ describe('whole-cluster scenarios', () => {
       expect(actual).toEqual(expected.nodes);
     }
     if (expected.firstPlugins) {
-      const actual = Object.fromEntries(d.nodes.map((n) => [n.name, n.reasons[0]?.plugin ?? 'fits']));
-      expect(actual).toEqual(expected.firstPlugins);
+      const want = expected.firstPlugins;
+      const actual = Object.fromEntries(d.nodes.map((n) => [n.name, comparableFirstPlugin(n.reasons[0]?.plugin ?? 'fits', n.unchecked, want[n.name] ?? '')]));
+      expect(actual).toEqual(want);
     }
     if (expected.preFilter) expect(d.preFilter.map((r) => r.plugin)).toEqual(expected.preFilter);
+    // Captured: the scheduler's own per-node verdicts, read with the test-side reason table.
+    const probes = readProbes(dir);
+    if (probes) {
+      const verdicts = Object.entries(probes.nodes).map(([node, v]) => [node, nodeVerdict(node, v, probes.totalNodes, probes.pin)] as const);
+      const preFilters = [...new Set(verdicts.flatMap(([, v]) => ('preFilter' in v ? [v.preFilter] : [])))];
+      if (preFilters.length > 0) expect(d.preFilter.map((r) => r.plugin)).toEqual(preFilters);
+      else {
+        const scheduler = Object.fromEntries(verdicts.map(([node, v]) => [node, 'plugin' in v ? v.plugin : '']));
+        expect(Object.fromEntries(d.nodes.map((n) => [n.name, comparableFirstPlugin(n.reasons[0]?.plugin ?? 'fits', n.unchecked, scheduler[n.name] ?? '')]))).toEqual(scheduler);
+        for (const n of d.nodes) if (scheduler[n.name] !== 'fits') expect(n.fits, `${n.name} fits, the scheduler said ${scheduler[n.name] ?? ''}`).toBe(false);
+      }
+    }
     if (expected.scheduler) {
       expect(d.scheduler.agrees).toBe(expected.scheduler.agrees);
       if (expected.scheduler.source) expect(d.scheduler.source).toBe(expected.scheduler.source);

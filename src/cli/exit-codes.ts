@@ -6,4 +6,6 @@ export const exitCodes = {
   input: 3,
   notFound: 4,
   cluster: 5,
+  /** The environment cannot run us: a Node.js older than the one we need. */
+  environment: 6,
 } as const;

@@ -25,7 +25,7 @@ Examples:
   kubectl why-pending web-0 -n shop --from-dump case.yaml -o json
 
 Exit codes: 0 diagnosis printed, 1 internal error, 2 usage error, 3 unreadable input,
-4 pod or owner not found, 5 cluster unreachable or access denied.`;
+4 pod or owner not found, 5 cluster unreachable or access denied, 6 Node.js too old.`;
 
 export function buildProgram(): Command {
   const program = new Command('kubectl why-pending')

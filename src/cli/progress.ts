@@ -1,6 +1,7 @@
 // A spinner on stderr while a live cluster is read, only when stderr is a terminal, so that
 // pipes and CI logs stay clean and stdout carries only the report.
 import ora from 'ora';
+import { escapeTerminal } from '../report/escape.js';
 
 export interface Progress {
   update: (line: string) => void;
@@ -12,7 +13,7 @@ export function progressReporter(stream: NodeJS.WriteStream): Progress {
   const spinner = ora({ stream, text: 'reading the cluster' }).start();
   return {
     update: (line) => {
-      spinner.text = line;
+      spinner.text = escapeTerminal(line);
     },
     stop: () => {
       spinner.stop();

@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
 import { QueryError } from '../engine/target.js';
 import { ClusterError, InputError, UsageError } from '../errors.js';
+import { escapeTerminal } from '../report/escape.js';
 import { reportHuman } from '../report/human/index.js';
 import { reportJson } from '../report/json.js';
 import { reportYaml } from '../report/yaml.js';
@@ -28,7 +29,8 @@ async function run(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return exitCodes.ok;
-      fail(`${error.message.replace(/^error: /, '')} (see kubectl why-pending --help)`);
+      // Commander puts a suggestion on a line of its own; ours are one line.
+      fail(`${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see kubectl why-pending --help)`);
       return exitCodes.usage;
     }
     throw error;
@@ -56,7 +58,14 @@ async function run(argv: string[]): Promise<number> {
 // A dump needs no kubeconfig; a live read uses the context's namespace unless -n says otherwise.
 async function readSnapshot(options: CliOptions, raw: Record<string, unknown>, name: string): Promise<{ snapshot: Snapshot; namespace: string }> {
   if (options.fromDump) {
-    return { snapshot: await readDump(options.fromDump, process.stdin), namespace: options.namespace ?? 'default' };
+    const progress = progressReporter(process.stderr);
+    progress.update(`reading dump ${options.fromDump === '-' ? 'stdin' : options.fromDump}`);
+    try {
+      const snapshot = await readDump(options.fromDump, process.stdin, { progress: progress.update });
+      return { snapshot, namespace: options.namespace ?? 'default' };
+    } finally {
+      progress.stop();
+    }
   }
   // Loaded only for a live read: a dump needs none of the HTTP and kubeconfig machinery.
   const { liveOptionsFrom, loadConfig, readLive } = await import('../sources/live/index.js');
@@ -70,8 +79,9 @@ async function readSnapshot(options: CliOptions, raw: Record<string, unknown>, n
   }
 }
 
+// Messages carry names from the query, the dump or the server: escaped like the report.
 function fail(message: string): void {
-  process.stderr.write(`error: ${message}\n`);
+  process.stderr.write(`error: ${escapeTerminal(message)}\n`);
 }
 
 function exitCodeOf(error: unknown): number {
@@ -94,6 +104,6 @@ run(process.argv)
     const code = exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
     fail(code === exitCodes.internal ? `internal error: ${message} (please report it; set WHY_PENDING_DEBUG=1 for details)` : message);
-    if (code === exitCodes.internal && process.env['WHY_PENDING_DEBUG']) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    if (code === exitCodes.internal && process.env['WHY_PENDING_DEBUG']) process.stderr.write(`${((error as Error).stack ?? '').split('\n').map(escapeTerminal).join('\n')}\n`);
     process.exitCode = code;
   });

@@ -6,7 +6,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent } from '../snapshot/types.js';
 import type { Reason } from './model.js';
 import type { NodeVerdict } from './diagnosis.js';
-import { parseSchedulerMessage, type ParsedSchedulerMessage } from './scheduler-message/index.js';
+import { filterPluginOrder, type PluginName } from './plugins.js';
+import { isCutAtEventLimit, parseSchedulerMessage, type ParsedSchedulerMessage } from './scheduler-message/index.js';
 
 export type LikelyCause =
   | 'clusterChanged'
@@ -27,7 +28,7 @@ export interface Agreement {
   message?: string;
   source: 'condition' | 'event' | 'none';
   conditionReason?: string;
-  /** When the text came from an event that was cut at 1 KiB. */
+  /** The text is an event the scheduler cut at its 1 KiB limit (1024 bytes ending in " ..."). */
   truncated: boolean;
   parsed?: ParsedSchedulerMessage;
   /** null when there is nothing to compare (no message, or a stage where the scheduler did not judge nodes). */
@@ -39,13 +40,16 @@ export interface Agreement {
 }
 
 export function schedulerWords(pod: V1Pod | undefined, podEvents: ClusterEvent[]): Pick<Agreement, 'message' | 'source' | 'conditionReason' | 'truncated'> {
+  const scheduled = pod?.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'True');
+  // Bound: the scheduler's last word is the binding; older FailedScheduling events are history.
+  if (scheduled) return { source: 'condition', conditionReason: scheduled.reason ?? 'Scheduled', truncated: false };
   const condition = pod?.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
   const event = [...podEvents].reverse().find((e) => e.reason === 'FailedScheduling');
   if (condition?.message) {
     return { message: condition.message, source: 'condition', conditionReason: condition.reason ?? '', truncated: false };
   }
   if (event) {
-    return { message: event.message, source: 'event', truncated: parseSchedulerMessage(event.message).truncated };
+    return { message: event.message, source: 'event', truncated: isCutAtEventLimit(event.message) };
   }
   return { source: 'none', truncated: false, ...(condition?.reason ? { conditionReason: condition.reason } : {}) };
 }
@@ -99,7 +103,8 @@ export function compareWithScheduler(
   const ours = engineTally(nodes, preFilter);
   const base: Agreement = { ...words, agrees: null, schedulerTally: {}, engineTally: ours, differences: [], likelyCauses: [] };
   if (!words.message) return base;
-  const parsed = parseSchedulerMessage(words.message);
+  // Only an event can be cut; the condition holds the whole text, whatever it ends with.
+  const parsed = parseSchedulerMessage(words.message, words.source === 'event' ? 'event' : 'condition');
   // Without nodes to replay (none read, or a stage where the scheduler judged none) the
   // message is still explained, but there is nothing to agree or disagree with.
   if (!judged || (parsed.kind !== 'nodeCounts' && parsed.kind !== 'preFilter')) return { ...base, parsed };
@@ -116,6 +121,13 @@ export function compareWithScheduler(
   }
   const fitting = nodes.filter((n) => n.fits).length;
   if (fitting > 0 && parsed.kind === 'nodeCounts') differences.push({ key: 'fitting nodes', scheduler: 0, engine: fitting });
+  // Counts the replay could not check (a gap, a plugin not modelled) are not disagreements:
+  // the scheduler saw what the input lacks. When they explain every difference, the answer is
+  // "cannot confirm" (null), never "the cluster changed".
+  if (differences.length > 0 && differences.every((d) => explainedByUnchecked(d, nodes))) {
+    if (parsed.truncated) return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: ['partialData', 'truncatedEvent'] };
+    return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: ['partialData'] };
+  }
   const likelyCauses: LikelyCause[] = [];
   if (differences.length > 0) {
     if (parsed.totalNodes !== undefined && parsed.totalNodes !== nodes.length) likelyCauses.push('nodeCountDiffers');
@@ -125,4 +137,23 @@ export function compareWithScheduler(
   }
   if (parsed.truncated) likelyCauses.push('truncatedEvent');
   return { ...base, parsed, schedulerTally: theirs, differences, agrees: differences.length === 0, likelyCauses };
+}
+
+/** The plugin a tally key counts ("NodeResourcesFit: Insufficient cpu" -> NodeResourcesFit). */
+function pluginOfKey(key: string): string {
+  return key.split(':')[0] ?? key;
+}
+
+/**
+ * A difference the replay's unchecked plugins explain: the scheduler counts more for a plugin
+ * some node could not be checked on, or the replay counts more for a plugin that comes after
+ * one it could not check (the scheduler stopped earlier on that node).
+ */
+function explainedByUnchecked(d: TallyDifference, nodes: readonly NodeVerdict[]): boolean {
+  const plugin = pluginOfKey(d.key);
+  const unchecked = new Set(nodes.flatMap((n) => n.unchecked));
+  if (unchecked.size === 0) return false;
+  if (d.scheduler > d.engine) return unchecked.has(plugin as PluginName);
+  const rank = filterPluginOrder.indexOf(plugin as PluginName);
+  return rank >= 0 && [...unchecked].some((u) => filterPluginOrder.indexOf(u) < rank);
 }

@@ -5,6 +5,7 @@ import { compareWithScheduler, schedulerWords } from './agreement.js';
 import type { Diagnosis, Note, PodSummary, StageDetail } from './diagnosis.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
+import { relevantGaps, withDerivedGaps } from './gaps.js';
 import { judge, type Judgement } from './judge.js';
 import { ownerChain } from './owners.js';
 import type { PluginName } from './plugins.js';
@@ -39,7 +40,7 @@ export function diagnose(snapshot: Snapshot, query: Query): Outcome {
   }
 }
 
-function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary {
+function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary & { name: string; schedulerName: string } {
   return {
     namespace: pod.metadata?.namespace ?? 'default',
     name: pod.metadata?.name ?? '',
@@ -53,14 +54,17 @@ function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary {
   };
 }
 
-function diagnosePod(snapshot: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
+function diagnosePod(input: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
+  const snapshot = withDerivedGaps(input, pod);
   const summary = summarize(pod, ownerChain(snapshot, pod));
   const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
   const ownerEvents = summary.owners.flatMap((owner) => eventsAbout(snapshot, owner).filter((e) => e.type === 'Warning'));
   const stageDetail = decideStage(snapshot, pod, podEvents);
   const ctx = buildContext(snapshot, pod);
-  const judgement: Judgement = judgedStages.has(stageDetail.stage) ? judge(ctx) : { preFilter: [], nodes: [] };
-  const fitting = judgement.nodes.filter((n) => n.fits).length;
+  const judged = judgedStages.has(stageDetail.stage);
+  const judgement: Judgement = judged ? judge(ctx) : { preFilter: [], nodes: [], notChecked: [] };
+  const fitting = judgement.nodes.filter((n) => n.verdict === 'fits').length;
+  const unproven = judgement.nodes.filter((n) => n.verdict === 'unproven').length;
   const byFirstPlugin: Partial<Record<PluginName, number>> = {};
   for (const node of judgement.nodes) {
     const first = node.reasons[0];
@@ -69,9 +73,11 @@ function diagnosePod(snapshot: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
   if (judgement.nodes.length > 0 && judgement.nodes.every((n) => n.reasons.some((r) => r.detail.kind === 'insufficientResource' && r.detail.exceedsAllocatable))) {
     notes.push({ kind: 'requestExceedsEveryNode', data: {} });
   }
-  const partial = snapshot.gaps.length > 0;
+  const ruleCollections = judgement.notChecked.flatMap((n) => (n.cause === 'gap' ? n.collections : []));
+  const gaps = relevantGaps(snapshot, pod, summary.owners, judged, ruleCollections);
+  const partial = gaps.length > 0 || judgement.notChecked.length > 0;
   const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
-  if (nodesKnown && ctx.nodes.length === 0 && judgedStages.has(stageDetail.stage)) notes.push({ kind: 'noNodes', data: {} });
+  if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
   const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
   const scheduler = compareWithScheduler(schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
@@ -83,11 +89,12 @@ function diagnosePod(snapshot: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
     requests: ctx.pod.requests,
     preFilter: judgement.preFilter,
     nodes: judgement.nodes,
-    counts: { nodes: judgement.nodes.length, fitting, byFirstPlugin },
+    counts: { nodes: judgement.nodes.length, fitting, unproven, byFirstPlugin },
+    notChecked: judgement.notChecked,
     scheduler,
     ownerEvents,
-    notes,
-    gaps: snapshot.gaps,
+    notes: [...notes, ...sourceNotes(snapshot)],
+    gaps,
   };
 }
 
@@ -96,15 +103,23 @@ function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDet
   return {
     apiVersion: 'whypending/v1',
     kind: 'Diagnosis',
-    pod: { namespace: query.namespace, name: query.name, schedulerName: 'default-scheduler', owners: [owner] },
+    // No Pod object: the name asked for when it was a pod's (never an owner's kind/name), and
+    // the owner; no invented scheduler.
+    pod: { namespace: owner.namespace, ...(query.name.includes('/') ? {} : { name: query.name }), owners: [owner] },
     stage: stageDetail.stage,
     stageDetail,
     preFilter: [],
     nodes: [],
-    counts: { nodes: snapshot.objects.nodes.length, fitting: 0, byFirstPlugin: {} },
+    counts: { nodes: 0, fitting: 0, unproven: 0, byFirstPlugin: {} },
+    notChecked: [],
     scheduler: { source: 'none', truncated: false, agrees: null, schedulerTally: {}, engineTally: {}, differences: [], likelyCauses: [] },
     ownerEvents,
-    notes: [],
-    gaps: snapshot.gaps,
+    notes: sourceNotes(snapshot),
+    gaps: relevantGaps(snapshot, undefined, [owner], false, []),
   };
+}
+
+/** What the source noticed (repeated objects, conflicting versions), as notes of the diagnosis. */
+function sourceNotes(snapshot: Snapshot): Note[] {
+  return (snapshot.notes ?? []).map((n) => ({ kind: n.kind, data: { ...n } }));
 }

@@ -1,10 +1,10 @@
 // The diagnosis: the engine's whole answer, and (with English added by the reporter) the
 // documented JSON/YAML output. Amounts are bigint in the scheduler's units.
-import type { Gap } from '../snapshot/types.js';
+import type { CollectionName, Gap } from '../snapshot/types.js';
 import type { ClusterEvent } from '../snapshot/types.js';
 import type { ObjectRef } from './events.js';
 import type { PluginName } from './plugins.js';
-import type { Reason } from './model.js';
+import type { NotEvaluated, Reason } from './model.js';
 import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 
@@ -31,7 +31,8 @@ export interface ContainerWait {
 export type StageDetail =
   | { stage: 'AdmissionRejected'; owner: ObjectRef; failures: ClusterEvent[] }
   | { stage: 'SchedulingGated'; gates: string[] }
-  | { stage: 'NoScheduler'; schedulerName: string; schedulerSeenElsewhere: boolean }
+  /** `eventsCaptured` false: the input has no events, so silence is not evidence either way. */
+  | { stage: 'NoScheduler'; schedulerName: string; schedulerSeenElsewhere: boolean; eventsCaptured: boolean }
   | { stage: 'NodeNameSet'; nodeName: string; nodeExists: boolean | undefined }
   | { stage: 'Unschedulable' }
   | { stage: 'PreemptionPending'; nominatedNodeName: string }
@@ -45,25 +46,40 @@ export type StageDetail =
     }
   | { stage: 'NotPending'; phase: string; reason?: string; message?: string };
 
+/**
+ * `fits`: every filter was checked and passes. `fails`: at least one failure is proven.
+ * `unproven`: nothing failed, but some filter could not be checked (a gap in the input, or a
+ * feature not modelled), so the node is not called a fit.
+ */
+export type Verdict = 'fits' | 'fails' | 'unproven';
+
+/** A plugin that was not checked for this pod, and why. */
+export type NotChecked =
+  | { plugin: PluginName; cause: 'gap'; collections: CollectionName[] }
+  | ({ plugin: PluginName; cause: 'notModelled' } & NotEvaluated);
+
 export interface NodeVerdict {
   name: string;
+  /** True only when the verdict is `fits`. */
   fits: boolean;
+  verdict: Verdict;
   /** Non-terminal pods already bound to the node. */
   pods: number;
   /** Every failing reason, in the scheduler's filter order; the first is what the scheduler reports. */
   reasons: Reason[];
-  /** Plugins whose input was partly missing (a gap), so a pass there is not proven. */
+  /** Plugins not checked on this node (see Diagnosis.notChecked), so a pass there is not proven. */
   unchecked: PluginName[];
 }
 
+/** The pod; when no Pod object exists (admission rejected it), only its namespace and owners. */
 export interface PodSummary {
   namespace: string;
-  name: string;
+  name?: string;
   uid?: string;
   phase?: string;
   nodeName?: string;
   nominatedNodeName?: string;
-  schedulerName: string;
+  schedulerName?: string;
   priority?: number;
   owners: ObjectRef[];
 }
@@ -75,7 +91,9 @@ export interface Note {
     | 'otherPendingPods'
     | 'noNodes'
     | 'waitingForScheduler'
-    | 'ownerEvents';
+    | 'ownerEvents'
+    | 'repeatedObjects'
+    | 'conflictingVersions';
   data: Record<string, unknown>;
 }
 
@@ -90,7 +108,9 @@ export interface Diagnosis {
   /** Pod-level failures the scheduler finds before looking at nodes (PreFilter). */
   preFilter: Reason[];
   nodes: NodeVerdict[];
-  counts: { nodes: number; fitting: number; byFirstPlugin: Partial<Record<PluginName, number>> };
+  counts: { nodes: number; fitting: number; unproven: number; byFirstPlugin: Partial<Record<PluginName, number>> };
+  /** Plugins not checked for this pod, and why; a node they would judge is at best `unproven`. */
+  notChecked: NotChecked[];
   scheduler: Agreement;
   ownerEvents: ClusterEvent[];
   notes: Note[];

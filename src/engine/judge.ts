@@ -1,53 +1,92 @@
 // Runs every filter rule on every node, the way the scheduler's framework does: PreFilter
 // first (a failure there fails the pod everywhere; a node-name narrowing excludes the rest),
 // then each node through every filter, keeping all reasons in filter order.
-import { isGap } from '../snapshot/types.js';
-import type { NodeVerdict } from './diagnosis.js';
-import type { Reason, RuleContext } from './model.js';
+//
+// What the input lacks is never taken as an answer. A rule whose input is a gap (a collection
+// missing from a dump, forbidden, partial) keeps only the failures it proves despite the gap
+// (provenDespiteGaps) and is otherwise "not checked"; a rule that does not model the pod at
+// all (notEvaluated) is "not checked" everywhere. A node that passes what was checked but has
+// an unchecked plugin is `unproven`, never `fits`.
+import { isGap, type CollectionName } from '../snapshot/types.js';
+import type { NodeVerdict, NotChecked, Verdict } from './diagnosis.js';
+import type { FilterRule, NotEvaluated, Reason, RuleContext } from './model.js';
 import type { PluginName } from './plugins.js';
 import { filterRules } from './rules/registry.js';
 
 export interface Judgement {
   preFilter: Reason[];
   nodes: NodeVerdict[];
+  notChecked: NotChecked[];
 }
 
-function isNotEvaluated(reason: Reason): boolean {
-  return 'unchecked' in reason.detail && reason.detail.unchecked === true;
+interface RuleInput {
+  rule: FilterRule;
+  /** Collections the rule reads for this pod that are gaps. */
+  gaps: CollectionName[];
+  notEvaluated: NotEvaluated | undefined;
+}
+
+function inputsOf(ctx: RuleContext): RuleInput[] {
+  return filterRules.map((rule) => ({
+    rule,
+    gaps: rule.needs(ctx.pod).filter((c) => isGap(ctx.snapshot, c) !== undefined),
+    notEvaluated: rule.notEvaluated?.(ctx.pod),
+  }));
+}
+
+function proven(input: RuleInput, reasons: readonly Reason[]): Reason[] {
+  if (input.gaps.length === 0) return [...reasons];
+  return reasons.filter((r) => input.rule.provenDespiteGaps?.(r.detail, input.gaps) ?? false);
+}
+
+function verdictOf(reasons: number, preFilter: number, unchecked: number): Verdict {
+  if (reasons > 0 || preFilter > 0) return 'fails';
+  return unchecked > 0 ? 'unproven' : 'fits';
 }
 
 export function judge(ctx: RuleContext): Judgement {
+  const inputs = inputsOf(ctx);
+  const notChecked: NotChecked[] = inputs.flatMap(({ rule, gaps, notEvaluated }): NotChecked[] => {
+    if (notEvaluated) return [{ plugin: rule.plugin, cause: 'notModelled', ...notEvaluated }];
+    return gaps.length > 0 ? [{ plugin: rule.plugin, cause: 'gap', collections: gaps }] : [];
+  });
+
   const preFilter: Reason[] = [];
   const outside = new Map<string, Reason[]>();
-  let allowed: Set<string> | undefined;
-  for (const rule of filterRules) {
-    const outcome = rule.preFilter?.(ctx);
+  for (const input of inputs) {
+    if (input.notEvaluated) continue;
+    const outcome = input.rule.preFilter?.(ctx);
     if (!outcome) continue;
-    preFilter.push(...(outcome.reasons ?? []));
+    const reasons = proven(input, outcome.reasons ?? []);
+    preFilter.push(...reasons);
     // RunPreFilterPlugins stops at an UnschedulableAndUnresolvable status (preemption cannot
     // help), so the later PreFilter plugins never run and report nothing.
-    if (outcome.reasons?.some((r) => r.code === 'UnschedulableAndUnresolvable')) break;
-    if (outcome.nodeNames && outcome.outsideDetail) {
+    if (reasons.some((r) => r.code === 'UnschedulableAndUnresolvable')) break;
+    // A narrowing drawn from partial input would exclude nodes on a guess.
+    if (outcome.nodeNames && outcome.outsideDetail && input.gaps.length === 0) {
       const names = outcome.nodeNames;
-      allowed = allowed ? new Set([...allowed].filter((n) => names.has(n))) : new Set(names);
-      const reason: Reason = { plugin: rule.plugin, code: 'UnschedulableAndUnresolvable', detail: outcome.outsideDetail };
+      const reason: Reason = { plugin: input.rule.plugin, code: 'UnschedulableAndUnresolvable', detail: outcome.outsideDetail };
       for (const node of ctx.nodes) {
         if (!names.has(node.name)) outside.set(node.name, [...(outside.get(node.name) ?? []), reason]);
       }
     }
   }
+
   const nodes = ctx.nodes.map((node): NodeVerdict => {
     const reasons: Reason[] = [...(outside.get(node.name) ?? [])];
     const unchecked: PluginName[] = [];
-    for (const rule of filterRules) {
-      const found = rule.filter(ctx, node).filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind));
-      // A rule that could not evaluate (input we do not have) says so; that is not a failure.
-      const notEvaluated = found.filter(isNotEvaluated);
-      reasons.push(...found.filter((r) => !isNotEvaluated(r)));
-      const gap = found.length === 0 && rule.needs(ctx.pod).some((c) => isGap(ctx.snapshot, c));
-      if (gap || notEvaluated.length > 0) unchecked.push(rule.plugin);
+    for (const input of inputs) {
+      if (input.notEvaluated) {
+        unchecked.push(input.rule.plugin);
+        continue;
+      }
+      const found = input.rule.filter(ctx, node).filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind));
+      const kept = proven(input, found);
+      reasons.push(...kept);
+      if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.plugin);
     }
-    return { name: node.name, pods: node.pods.length, fits: reasons.length === 0 && preFilter.length === 0, reasons, unchecked };
+    const verdict = verdictOf(reasons.length, preFilter.length, unchecked.length);
+    return { name: node.name, pods: node.pods.length, fits: verdict === 'fits', verdict, reasons, unchecked };
   });
-  return { preFilter, nodes };
+  return { preFilter, nodes, notChecked };
 }

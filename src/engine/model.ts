@@ -44,10 +44,25 @@ export interface RuleContext {
   nodes: NodeFacts[];
 }
 
+/** Why a rule does not evaluate a pod at all (a feature the engine does not model yet). */
+export type NotEvaluated = { kind: 'resourceClaims'; claims: { podClaim: string; claim: string; template?: string }[] };
+
 export interface FilterRule {
   readonly plugin: PluginName;
-  /** Collections this rule reads for this pod; a gap in one makes its verdict partial. */
+  /**
+   * Collections this rule reads for this pod, beyond the node it judges. When one is a gap
+   * (missing from a dump, forbidden, partial), the rule's verdict is "not checked" on every
+   * node, except for the failures `provenDespiteGaps` keeps.
+   */
   needs(pod: PodFacts): CollectionName[];
+  /**
+   * Whether a failure stays proven although `gaps` are missing: true when what is missing can
+   * only add to it (a host port already taken stays taken whatever other pods exist). Absent:
+   * no failure of this rule is proven under a gap.
+   */
+  provenDespiteGaps?(detail: ReasonDetail, gaps: readonly CollectionName[]): boolean;
+  /** Set when the rule cannot evaluate this pod at all: "not checked" on every node. */
+  notEvaluated?(pod: PodFacts): NotEvaluated | undefined;
   /** The scheduler's PreFilter: a pod-level failure, or a narrowing to some node names. */
   preFilter?(ctx: RuleContext): PreFilterOutcome;
   /** Every reason this node fails the plugin for; empty when it passes. */

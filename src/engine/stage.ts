@@ -39,7 +39,8 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
     pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
   if (judged) return { stage: 'Unschedulable' };
   const schedulerSeenElsewhere = snapshot.objects.events.some((e) => e.reporter === schedulerName && schedulingReasons.includes(e.reason));
-  return { stage: 'NoScheduler', schedulerName, schedulerSeenElsewhere };
+  const eventsCaptured = !snapshot.gaps.some((g) => g.collection === 'events');
+  return { stage: 'NoScheduler', schedulerName, schedulerSeenElsewhere, eventsCaptured };
 }
 
 function containerWaits(pod: V1Pod): ContainerWait[] {

@@ -9,12 +9,15 @@ export function stageSentence(d: Diagnosis): string {
     case 'AdmissionRejected': {
       const last = s.failures[s.failures.length - 1];
       // Asked for by owner (deploy/web), the pods have no name of their own yet.
-      const subject = d.pod.name.includes('/') ? `No pod of ${d.pod.namespace}/${d.pod.name} was ever created` : `Pod ${pod} was never created`;
+      const subject = d.pod.name === undefined ? `No pod of ${s.owner.kind} ${s.owner.namespace}/${s.owner.name} was ever created` : `Pod ${pod} was never created`;
       return `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last?.message ?? 'FailedCreate'}`;
     }
     case 'SchedulingGated':
       return `Pod ${pod} is held before scheduling by scheduling gate${s.gates.length > 1 ? 's' : ''} ${list(s.gates)}; the scheduler will not look at it until they are removed.`;
     case 'NoScheduler':
+      if (!s.eventsCaptured) {
+        return `Pod ${pod} has no PodScheduled condition: no scheduler has judged it yet. The input has no events, so whether scheduler "${s.schedulerName}" runs at all is unknown (capture them with: kubectl get events -A -o yaml).`;
+      }
       return s.schedulerSeenElsewhere
         ? `Pod ${pod} has not been looked at by its scheduler "${s.schedulerName}" yet (it has scheduled other pods; this one may be new or queued).`
         : `Pod ${pod} asks for scheduler "${s.schedulerName}", which has written nothing about this or any other pod: it may not exist or not be running.`;

@@ -3,8 +3,9 @@
 import type { Diagnosis, NodeVerdict } from '../engine/diagnosis.js';
 import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
 import type { Reason } from '../engine/model.js';
-import { diffKinds } from './rules/core.js';
+import { comparisonShort, diffKinds } from './rules/core.js';
 import { list, plural, quantity } from './format.js';
+import { captureHint, notCheckedClause } from './gaps.js';
 import { describeReason } from './reasons.js';
 import { stageSentence } from './stage.js';
 
@@ -22,7 +23,13 @@ function groupOf(reason: Reason, node: NodeVerdict, pending: Map<string, Group>)
     const near = d.nearest;
     const tol = near ? formatToleration(near.toleration) : '';
     key = `taint ${formatTaint(d.taint)} ${tol}`;
-    const why = near ? `, which the pod's toleration ${tol} misses by ${near.mismatches.map((m) => (m.field === 'effect' ? `effect (${m.wanted} vs ${m.actual})` : `${m.field}${'diff' in m ? diffKinds(m.diff.kinds).replace(/^ \(differs by (.*)\)$/, ' ($1)') : ''}`)).join(' and ')}` : ', which the pod does not tolerate';
+    const cmp = d.comparisons?.[0];
+    const why = near
+      ? `, which the pod's toleration ${tol} misses by ${near.mismatches.map((m) => (m.field === 'effect' ? `effect (${m.wanted} vs ${m.actual})` : `${m.field}${'diff' in m ? diffKinds(m.diff.kinds).replace(/^ \(differs by (.*)\)$/, ' ($1)') : ''}`)).join(' and ')}`
+      : cmp
+        ? `, which the pod's toleration ${formatToleration(cmp.toleration)} does not match (${comparisonShort(cmp)})`
+        : ', which the pod does not tolerate';
+    if (cmp && !near) key = `taint ${formatTaint(d.taint)} ${formatToleration(cmp.toleration)}`;
     phrase = (n) => `${n} carry taint ${formatTaint(d.taint)}${why}`;
   } else if (d.kind === 'insufficientResource') {
     key = `insufficient ${d.resource}`;
@@ -60,7 +67,12 @@ export function summarySentence(d: Diagnosis): string {
   const shown = sorted.slice(0, 4).map((g) => g.phrase(g.nodes.length));
   if (sorted.length > 4) shown.push(`${plural(sorted.slice(4).reduce((n, g) => n + g.nodes.length, 0), 'more node')} fail for other reasons`);
   const head = `${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
-  return `${stage} ${head}${shown.length > 0 ? `: ${shown.join('; ')}` : ''}.`;
+  const failing = `${head}${shown.length > 0 ? `: ${shown.join('; ')}` : ''}.`;
+  if (d.counts.unproven === 0) return `${stage} ${failing}`;
+  // Never a cause drawn from a gap: say what passes, what was not checked, and how to get it.
+  const hint = captureHint(d.gaps);
+  const unproven = `${plural(d.counts.unproven, 'node')} ${d.counts.unproven === 1 ? 'passes' : 'pass'} everything that was checked but ${d.counts.unproven === 1 ? 'is' : 'are'} not proven to fit (${notCheckedClause(d.notChecked)}${hint ? `; ${hint}` : ''}).`;
+  return `${stage} ${unproven} ${failing}`;
 }
 
 export { list };

@@ -5,11 +5,17 @@ export interface Palette {
   yellow(s: string): string;
   bold(s: string): string;
   dim(s: string): string;
+  /** Every control sequence this palette writes: the only ones the human report lets through. */
+  readonly sequences: readonly string[];
 }
 
-const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+const codes = { red: [31, 39], green: [32, 39], yellow: [33, 39], bold: [1, 22], dim: [2, 22] } as const;
+
+const sgr = (code: number) => `\u001b[${code}m`;
+const wrap = ([open, close]: readonly [number, number]) => (s: string) => `${sgr(open)}${s}${sgr(close)}`;
 
 export function palette(enabled: boolean): Palette {
-  if (!enabled) return { red: (s) => s, green: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
-  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), bold: wrap(1, 22), dim: wrap(2, 22) };
+  if (!enabled) return { red: (s) => s, green: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s, sequences: [] };
+  const sequences = [...new Set(Object.values(codes).flat())].map(sgr);
+  return { red: wrap(codes.red), green: wrap(codes.green), yellow: wrap(codes.yellow), bold: wrap(codes.bold), dim: wrap(codes.dim), sequences };
 }

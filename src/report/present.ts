@@ -42,11 +42,13 @@ export function present(d: Diagnosis): Record<string, unknown> {
     nodes: d.nodes.map((n) => ({
       name: n.name,
       fits: n.fits,
+      verdict: n.verdict,
       ...(n.reasons[0] ? { firstPlugin: n.reasons[0].plugin } : {}),
       reasons: n.reasons.map(presentReason),
       ...(n.unchecked.length > 0 ? { unchecked: n.unchecked } : {}),
     })),
     counts: d.counts,
+    notChecked: d.notChecked,
     scheduler: {
       source: d.scheduler.source,
       ...(d.scheduler.message !== undefined ? { message: d.scheduler.message } : {}),

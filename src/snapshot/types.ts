@@ -57,6 +57,8 @@ export type CollectionName = keyof Collections;
 /** Why a collection is not (fully) known. */
 export type Gap =
   | { collection: CollectionName; cause: 'absentFromDump' }
+  /** A dump whose only pod is the target: what runs on the nodes was not captured. */
+  | { collection: 'pods'; cause: 'onlyTarget' }
   | {
       collection: CollectionName;
       cause: 'forbidden';

@@ -1,5 +1,6 @@
 // npm run bench: prints how long a diagnosis takes, and how much memory it needs, at scale.
 // Numbers, not assertions: compare them across changes.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
+import { writeJsonDump, writeYamlDump } from './dump-files.js';
 import { syntheticCluster } from './synthetic.js';
 
 function mb(bytes: number): string {
@@ -45,4 +47,29 @@ for (const [nodes, perNode] of [
     });
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// Dump reading: big dumps as `kubectl get nodes,pods -A -o yaml|json` writes them, each read by
+// readDump in a child process of its own, so that the peak RSS is that read's alone. Kept heap
+// is what the snapshot holds once read (it grows with the objects kept; the rest should not).
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+const child = path.join(import.meta.dirname, 'read-dump-child.ts');
+const dumpDir = mkdtempSync(path.join(tmpdir(), 'why-pending-bench-dump-'));
+try {
+  for (const [format, size] of [
+    ['yaml', 120e6],
+    ['json', 250e6],
+    ['json', 500e6],
+  ] as const) {
+    const file = path.join(dumpDir, `cluster.${format}`);
+    const written = format === 'yaml' ? writeYamlDump(file, size) : writeJsonDump(file, size);
+    const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', child, file], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (run.status !== 0) throw new Error(`reading ${file} failed: ${run.stderr}`);
+    const result = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { seconds: number; maxRssBytes: number; heapAfterBytes: number; nodes: number; pods: number };
+    const label = `read ${format.toUpperCase()} dump: ${mb(written.bytes)}, ${result.nodes} nodes, ${result.pods} pods`;
+    console.log(`${label.padEnd(58)} ${result.seconds.toFixed(1).padStart(6)} s  peak rss ${mb(result.maxRssBytes)}  kept heap ${mb(result.heapAfterBytes)}`);
+    rmSync(file, { force: true });
+  }
+} finally {
+  rmSync(dumpDir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // Runs once before any end-to-end file: builds (or finds cached) the control-plane binaries,
 // so the first run on a new machine spends its minutes here with progress on stderr, not in a
 // test's hook, and checks that dist/ is there (the tests run it through kubectl's plugin lookup).
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBinaries } from './harness/binaries.js';
@@ -15,7 +16,20 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+/** The one line a machine without Go gets, instead of a stack trace from deep in the build. */
+function requireGo(): void {
+  if (process.env.WHY_PENDING_CP_BIN_DIR) return;
+  const found = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (found.status === 0) return;
+  process.stderr.write(
+    'error: the end-to-end tests need Go 1.26 or newer on PATH to build the test control plane (k8s.io/kubernetes from the Go module proxy, about 5 GB of disk and 10-17 minutes the first time); ' +
+      'install Go, or set WHY_PENDING_CP_BIN_DIR to a folder holding etcd, kube-apiserver, kube-scheduler and kube-controller-manager, or run `npm run unit` for the tests that need no cluster\n',
+  );
+  process.exit(1);
+}
+
 export default async function setup(): Promise<void> {
+  requireGo();
   assertBuilt();
   const cli = join(REPO_ROOT, 'dist', 'cli', 'main.js');
   const src = join(REPO_ROOT, 'src');

@@ -43,6 +43,66 @@ describe('DESIGN.md: messages seen from a real v1.36 control plane (verbatim)', 
   });
 });
 
+describe('v1.37 (verbatim from a real v1.37.2 control plane, DESIGN.md)', () => {
+  const placement = '0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node worker-1, preempting 1 victims';
+
+  it.each(['condition', 'event'] as const)('a successful preemption ends without a period, and is whole (%s)', (from) => {
+    expect(parseSchedulerMessage(placement, from)).toEqual({
+      kind: 'nodeCounts',
+      totalNodes: 2,
+      reasons: [r(2, 'Insufficient cpu', 'NodeResourcesFit', { resource: 'cpu' })],
+      preemption: { text: 'found a potential placement for pod on node worker-1, preempting 1 victims', placement: { node: 'worker-1', victims: 1 } },
+      truncated: false,
+      unknownReasons: [],
+    });
+  });
+
+  it('no "no new claims to deallocate" before the preemption words', () => {
+    const parsed = parseSchedulerMessage(
+      "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    );
+    expect(parsed.postFilter).toBeUndefined();
+    expect(parsed.preemption?.notHelpful).toBe(3);
+    expect(countsByPlugin(parsed)).toEqual(new Map([['TaintToleration', 1], ['NodeAffinity', 2]]));
+  });
+
+  it('unchanged: an unbound immediate claim, then "not found"', () => {
+    const parsed = parseSchedulerMessage('0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found');
+    expect(parsed.kind).toBe('preFilter');
+    expect(parsed.postFilter).toEqual(['not found']);
+    expect(parsed.truncated).toBe(false);
+  });
+
+  it('unchanged: preemptionPolicy=Never', () => {
+    const parsed = parseSchedulerMessage('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
+    expect(parsed.preemption).toEqual({ text: 'not eligible due to preemptionPolicy=Never' });
+  });
+});
+
+// The same scheduling failure (2 nodes short of cpu, 1 tainted) in the shape each release gives
+// it (framework/types.go FitError.Error and the PostFilter words of that release).
+const byRelease: [string, string][] = [
+  ['v1.20-v1.23: no preemption words', '0/3 nodes are available: 1 node(s) had taint {dedicated: gpu}, that the pod didn\'t tolerate, 2 Insufficient cpu.'],
+  ['v1.24: preemption counted per node', `0/3 nodes are available: 1 node(s) had taint {dedicated: gpu}, that the pod didn't tolerate, 2 Insufficient cpu.${v124(3)}`],
+  ['v1.25-v1.27: the doubled period', `0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu.${v125(3)}`],
+  ['v1.28-v1.33: one period again', `0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu.${v124(3)}`],
+  ['v1.34.0: the DRA words before preemption', `0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu.${v134(3)}`],
+  ['v1.35-v1.36: taints no longer named', `0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu.${v134(3)}`],
+  ['v1.37: no DRA words', `0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu.${v124(3)}`],
+  ['v1.37: preemption found a node', '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. preemption: found a potential placement for pod on node worker-2, preempting 2 victims'],
+];
+
+describe('one failure in the shape of each release, v1.20 to v1.37', () => {
+  it.each(byRelease)('%s', (_name, text) => {
+    for (const from of ['condition', 'event'] as const) {
+      const parsed = parseSchedulerMessage(text, from);
+      expect(parsed.truncated).toBe(false);
+      expect(parsed.unknownReasons).toEqual([]);
+      expect(countsByPlugin(parsed)).toEqual(new Map([['TaintToleration', 1], ['NodeResourcesFit', 2]]));
+    }
+  });
+});
+
 // One filter wording per release that prints it: [name, message, the reason it gives].
 const filterWordings: [string, string, ParsedReason][] = [
   ['v1.20: a cordoned node', '0/2 nodes are available: 2 node(s) were unschedulable.', r(2, 'node(s) were unschedulable', 'NodeUnschedulable')],
@@ -338,50 +398,89 @@ describe('several reasons for one node', () => {
   });
 });
 
-// schedule_one.go truncateMessage: events keep 1024 bytes, the last 4 being " ...".
-const truncateLikeTheScheduler = (text: string): string => (text.length <= 1024 ? text : `${text.slice(0, 1020)} ...`);
+// schedule_one.go truncateMessage: an event keeps NoteLengthLimit (1024) bytes, the last 4 being
+// " ..."; it cuts bytes, not characters. The condition keeps the whole text.
+const bytes = (text: string): number => new TextEncoder().encode(text).length;
+const truncateLikeTheScheduler = (text: string): string => {
+  const b = new TextEncoder().encode(text);
+  if (b.length <= 1024) return text;
+  // A stray byte of a split character becomes U+FFFD when the API server writes JSON.
+  return `${new TextDecoder().decode(b.slice(0, 1020))} ...`;
+};
+// A taint reason whose key pads the kept text to exactly 1020 bytes, so that `kept` is what the
+// cut leaves at the end: the event as the scheduler would have written it.
+const pad = (key: string) => `1 node(s) had untolerated taint {${key}: x}, `;
+function eventCutAfter(kept: string, total = 9): string {
+  const prefix = `0/${total} nodes are available: `;
+  const head = prefix + pad('k'.repeat(1020 - bytes(prefix) - bytes(pad('')) - bytes(kept))) + kept;
+  expect(bytes(head)).toBe(1020);
+  return `${head} ...`;
+}
 
 describe('truncated event messages', () => {
   it('keeps the reasons before the cut and sets the cut one aside', () => {
-    const parsed = parseSchedulerMessage("0/3 nodes are available: 2 Insufficient cpu, 1 Insufficient memory, 1 node(s) didn't match Pod's node aff ...");
+    const parsed = parseSchedulerMessage(eventCutAfter("2 Insufficient cpu, 1 Insufficient memory, 1 node(s) didn't match Pod's node aff"), 'event');
     expect(parsed.truncated).toBe(true);
-    expect(parsed.reasons).toEqual([r(2, 'Insufficient cpu', 'NodeResourcesFit', { resource: 'cpu' }), r(1, 'Insufficient memory', 'NodeResourcesFit', { resource: 'memory' })]);
+    expect(parsed.reasons.slice(1)).toEqual([r(2, 'Insufficient cpu', 'NodeResourcesFit', { resource: 'cpu' }), r(1, 'Insufficient memory', 'NodeResourcesFit', { resource: 'memory' })]);
     expect(parsed.cutOff).toBe("1 node(s) didn't match Pod's node aff");
     expect(parsed.unknownReasons).toEqual([]);
   });
 
   it('does not take a resource name cut in half for a resource', () => {
-    const parsed = parseSchedulerMessage('0/3 nodes are available: 2 Insufficient cpu, 1 Insufficient nvidia.co ...');
-    expect(parsed.reasons.map((x) => x.text)).toEqual(['Insufficient cpu']);
+    const parsed = parseSchedulerMessage(eventCutAfter('2 Insufficient cpu, 1 Insufficient nvidia.co'), 'event');
+    expect(parsed.reasons.slice(1).map((x) => x.text)).toEqual(['Insufficient cpu']);
     expect(parsed.cutOff).toBe('1 Insufficient nvidia.co');
   });
 
-  it('recognises a copy cut without the " ..." mark by its missing final period', () => {
-    const parsed = parseSchedulerMessage('0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient c');
-    expect(parsed.truncated).toBe(true);
-    expect(parsed.reasons).toEqual([r(1, 'node(s) had untolerated taint(s)', 'TaintToleration')]);
-    expect(parsed.cutOff).toBe('2 Insufficient c');
-  });
-
   it('keeps every filter reason when the cut falls in the preemption words', () => {
-    const parsed = parseSchedulerMessage('0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemp ...');
+    const parsed = parseSchedulerMessage(eventCutAfter('3 Insufficient cpu. no new claims to deallocate, preemption: 0/9 nodes are available: 3 No preemp'), 'event');
     expect(parsed.truncated).toBe(true);
-    expect(parsed.reasons).toEqual([r(3, 'Insufficient cpu', 'NodeResourcesFit', { resource: 'cpu' })]);
+    expect(parsed.reasons.slice(1)).toEqual([r(3, 'Insufficient cpu', 'NodeResourcesFit', { resource: 'cpu' })]);
     expect(parsed.cutOff).toBeUndefined();
-    expect(parsed.preemption).toEqual({ text: '0/3 nodes are available: 3 No preemp' });
+    expect(parsed.preemption).toEqual({ text: '0/9 nodes are available: 3 No preemp' });
   });
 
   it('a cut right after a sentence loses no reason', () => {
-    const parsed = parseSchedulerMessage('0/3 nodes are available: 3 Insufficient cpu. ...');
+    const parsed = parseSchedulerMessage(eventCutAfter('3 Insufficient cpu.'), 'event');
     expect(parsed.truncated).toBe(true);
-    expect(parsed.reasons).toEqual([r(3, 'Insufficient cpu', 'NodeResourcesFit', { resource: 'cpu' })]);
+    expect(parsed.reasons.slice(1)).toEqual([r(3, 'Insufficient cpu', 'NodeResourcesFit', { resource: 'cpu' })]);
     expect(parsed.cutOff).toBeUndefined();
+  });
+
+  it('a cut through a multi-byte character: 1024 bytes plus U+FFFD for the stray bytes', () => {
+    // é is 2 bytes: one of two paddings puts byte 1020 inside one.
+    const cuts = [600, 601].map((n) =>
+      truncateLikeTheScheduler(`0/2 nodes are available: ${pad('k'.repeat(n))}1 node(s) had untolerated taint {zone: ${'\u00e9'.repeat(300)}}.${v124(2)}`),
+    );
+    const split = cuts.find((c) => bytes(c) > 1024);
+    expect(split && bytes(split)).toBe(1026);
+    expect(parseSchedulerMessage(split ?? '', 'event').truncated).toBe(true);
+  });
+
+  it('a condition is never cut, even when it ends like a cut event', () => {
+    const text = eventCutAfter('2 Insufficient cpu, 1 Insufficient memory');
+    const parsed = parseSchedulerMessage(text, 'condition');
+    expect(parsed.truncated).toBe(false);
+    expect(parsed.cutOff).toBeUndefined();
+  });
+
+  it('a short event ending in " ..." was not cut by the scheduler', () => {
+    const parsed = parseSchedulerMessage('0/3 nodes are available: 3 Insufficient cpu. ...', 'event');
+    expect(parsed.truncated).toBe(false);
+  });
+
+  it('a missing final period is not a cut (the v1.37 preemption words end without one)', () => {
+    const text = '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient c';
+    expect(parseSchedulerMessage(text, 'event').truncated).toBe(false);
+    expect(parseSchedulerMessage(text).truncated).toBe(false);
   });
 
   it('v1.25-v1.34: a 100-node message cut at 1 KiB keeps a prefix of its reasons (kubernetes#109475)', () => {
     const parts = Array.from({ length: 100 }, (_, i) => `1 node(s) had untolerated taint {key-fake-${i}: value-fake-${i}}`).sort();
     const whole = `0/100 nodes are available: ${parts.join(', ')}.${v124(100)}`;
-    const parsed = parseSchedulerMessage(truncateLikeTheScheduler(whole));
+    const event = truncateLikeTheScheduler(whole);
+    expect(bytes(event)).toBe(1024);
+    const parsed = parseSchedulerMessage(event, 'event');
     expect(parsed.truncated).toBe(true);
     const kept = parsed.reasons.map((x) => `${x.count} ${x.text}`);
     expect(kept.length).toBeGreaterThan(10);

@@ -9,12 +9,11 @@
 // Not modelled: everything that needs the ResourceClaim, DeviceClass and ResourceSlice objects,
 // which the snapshot does not hold yet: a named claim that does not exist or is being deleted, a
 // claim reserved by other pods ("resourceclaim in use"), an allocated claim's node selector, and
-// whether this node's devices can satisfy the requests. For a pod that uses claims, each node
-// gets a `resourceClaimsNotChecked` reason, marked `unchecked`: the engine (judge.ts) moves it
-// to the node's `unchecked` plugins, so the verdict says "not evaluated", never a silent pass
-// and never a failure we cannot prove.
+// whether this node's devices can satisfy the requests. For a pod that uses claims the rule says
+// it does not evaluate the pod (notEvaluated): every node is "not checked" for DynamicResources,
+// so a node that passes the rest is `unproven`, never a fit, and never a failure we cannot prove.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { FilterRule, Reason } from '../model.js';
+import type { FilterRule } from '../model.js';
 
 export interface ResolvedResourceClaim {
   /** The `spec.resourceClaims[].name` entry. */
@@ -27,8 +26,7 @@ export interface ResolvedResourceClaim {
 
 export type DynamicResourcesDetail =
   | { kind: 'resourceClaimNotCreated'; pod: string; podClaim: string; template: string }
-  | { kind: 'resourceClaimSourceMissing'; pod: string; podClaim: string }
-  | { kind: 'resourceClaimsNotChecked'; unchecked: true; claims: ResolvedResourceClaim[] };
+  | { kind: 'resourceClaimSourceMissing'; pod: string; podClaim: string };
 
 type Resolution = { state: 'failed'; detail: DynamicResourcesDetail } | { state: 'resolved'; claims: ResolvedResourceClaim[] };
 
@@ -60,12 +58,12 @@ const rule: FilterRule = {
     if (resolution.state === 'resolved') return {};
     return { reasons: [{ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: resolution.detail }] };
   },
-  filter({ pod }) {
+  notEvaluated(pod) {
     const resolution = resolveResourceClaims(pod.pod);
-    if (resolution.state !== 'resolved' || resolution.claims.length === 0) return [];
-    const reason: Reason = { plugin: 'DynamicResources', code: 'Unschedulable', detail: { kind: 'resourceClaimsNotChecked', unchecked: true, claims: resolution.claims } };
-    return [reason];
+    if (resolution.state !== 'resolved' || resolution.claims.length === 0) return undefined;
+    return { kind: 'resourceClaims', claims: resolution.claims };
   },
+  filter: () => [],
 };
 
 export default rule;

@@ -286,6 +286,10 @@ const rule: FilterRule = {
   plugin: 'InterPodAffinity',
   // Existing pods' anti-affinity applies to every pod, so the pods are always read.
   needs: () => ['nodes', 'pods'],
+  // Anti-affinity conflicts found stay whatever else runs; a node lacking a term's topology key
+  // fails whatever runs. Affinity unmatched may be matched by a pod the input lacks.
+  provenDespiteGaps: (detail) =>
+    detail.kind === 'podAntiAffinityConflict' || detail.kind === 'existingPodAntiAffinityConflict' || detail.kind === 'podAffinityLabelMissing',
   filter(ctx, node) {
     const state = stateFor(ctx);
     return [affinityReason(state, node), antiAffinityReason(state, node), existingAntiAffinityReason(state, node)].filter(

@@ -81,7 +81,7 @@ function preFilterNodeNames(terms: V1NodeSelectorTerm[]): Set<string> | undefine
 
 const rule: FilterRule = {
   plugin: 'NodeAffinity',
-  needs: () => ['nodes'],
+  needs: () => [],
   preFilter({ pod }) {
     const terms = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
     if (terms.length === 0) return {};

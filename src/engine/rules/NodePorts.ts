@@ -1,6 +1,14 @@
 // NodePorts: a host port (protocol, hostIP, port) can be used once per node. 0.0.0.0 (or an
 // empty hostIP) conflicts with every address on the same port and protocol.
-import type { V1Pod } from '@kubernetes/client-node';
+//
+// Which containers hold host ports is upstream's schedutil.GetHostPorts (pkg/scheduler/util,
+// PR #132040, v1.34, cherry-picked to v1.33): the regular containers and the restartable
+// (sidecar) init containers, which run for the pod's whole life. A plain init container has
+// exited before the pod's containers start, so its hostPort holds nothing. The same helper
+// fills NodeInfo.UsedPorts for the pods already on a node (framework/types.go updateUsedPorts)
+// and the incoming pod's wanted ports (nodeports PreFilter, which skips a pod with none), so
+// both sides are read by `hostPorts` below. Ports of 0 and less hold nothing either.
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { FilterRule } from '../model.js';
 
 export interface HostPort {
@@ -17,9 +25,14 @@ export interface NodePortsDetail {
 
 const anyAddress = '0.0.0.0';
 
+/** Containers that run for the pod's whole life: sidecars (restartPolicy Always) and regular ones. */
+function longRunning(pod: V1Pod): V1Container[] {
+  const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
+  return [...sidecars, ...(pod.spec?.containers ?? [])];
+}
+
 export function hostPorts(pod: V1Pod): HostPort[] {
-  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
-  return containers.flatMap((container) =>
+  return longRunning(pod).flatMap((container) =>
     (container.ports ?? [])
       .filter((port) => (port.hostPort ?? 0) > 0)
       .map((port) => ({
@@ -38,6 +51,8 @@ function conflicts(a: HostPort, b: HostPort): boolean {
 const rule: FilterRule = {
   plugin: 'NodePorts',
   needs: (pod) => (hostPorts(pod.pod).length > 0 ? ['pods'] : []),
+  // A port found taken stays taken whatever other pods the input lacks.
+  provenDespiteGaps: () => true,
   filter({ pod }, node) {
     const wanted = hostPorts(pod.pod);
     if (wanted.length === 0) return [];

@@ -52,7 +52,9 @@ function detail(resource: string, requested: bigint, used: bigint, allocatable: 
 
 const rule: FilterRule = {
   plugin: 'NodeResourcesFit',
-  needs: () => ['nodes', 'pods'],
+  needs: () => ['pods'],
+  // Pods missing from the input can only use more of the node: a shortfall found stays.
+  provenDespiteGaps: () => true,
   filter({ pod }, node) {
     const missing = insufficientResources(pod, node);
     // One status for the node: unresolvable as soon as one resource cannot fit even on an empty node.

@@ -11,7 +11,7 @@ export const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', eff
 
 const rule: FilterRule = {
   plugin: 'NodeUnschedulable',
-  needs: () => ['nodes'],
+  needs: () => [],
   filter({ pod }, node) {
     if (!node.node.spec?.unschedulable) return [];
     if (toleratesAny(pod.pod.spec?.tolerations ?? [], unschedulableTaint)) return [];

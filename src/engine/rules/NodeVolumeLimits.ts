@@ -195,6 +195,9 @@ const rule: FilterRule = {
   plugin: 'NodeVolumeLimits',
   needs: (pod) => (hasCountableVolume(pod.pod) ? ['pods', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'] : []),
   filter: filterNode,
+  // What is missing (pods, their claims and volumes) can only attach more: a limit found
+  // exceeded stays exceeded.
+  provenDespiteGaps: () => true,
 };
 
 export default rule;

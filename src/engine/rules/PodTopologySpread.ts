@@ -198,6 +198,8 @@ function check(state: SpreadState, pod: PodFacts, node: NodeFacts): Reason[] {
 const rule: FilterRule = {
   plugin: 'PodTopologySpread',
   needs: (pod) => (constraintsOf(pod.pod).length > 0 ? ['nodes', 'pods'] : []),
+  // A node without the topology key fails whatever runs; a skew depends on every pod and node.
+  provenDespiteGaps: (detail) => detail.kind === 'spreadLabelMissing',
   filter(ctx, node) {
     const state = stateFor(ctx);
     if (state.constraints.length === 0) return [];

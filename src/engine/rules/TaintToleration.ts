@@ -1,16 +1,31 @@
 // TaintToleration: every NoSchedule/NoExecute taint of the node must be tolerated. The
 // scheduler names only the first untolerated taint (newer ones none at all); we list each,
 // with the pod's nearest toleration and exactly how it misses.
+//
+// Two kinds of miss, kept apart so that the explanation never contradicts the matcher
+// (match/tolerations.ts): a near miss in the text (key, value, effect, or an operator the API
+// does not accept), compared character by character; and a Gt/Lt toleration that applies to
+// the taint by key and effect but whose integer comparison does not hold, explained with the
+// numbers the matcher compared.
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 import type { FilterRule } from '../model.js';
-import { untoleratedTaints } from '../match/tolerations.js';
+import {
+  acceptedOperators,
+  appliesTo,
+  compareValues,
+  isComparisonOperator,
+  untoleratedTaints,
+  type ComparisonOperator,
+  type ComparisonOutcome,
+} from '../match/tolerations.js';
 import { compareText, similarity, type TextDiff } from '../nearmiss/index.js';
 
 export type TolerationMismatch =
   | { field: 'key'; wanted: string; actual: string; diff: TextDiff }
   | { field: 'value'; wanted: string; actual: string; diff: TextDiff; taintHasNoValue: boolean }
   | { field: 'effect'; wanted: string; actual: string; preferNoScheduleAgainstNoSchedule: boolean }
-  | { field: 'operator'; wanted: string; actual: string };
+  /** An operator the API never accepts ("exists", "In"): no scheduler tolerates anything with it. */
+  | { field: 'operator'; wanted: string; actual: string; accepted: readonly string[] };
 
 export interface NearestToleration {
   toleration: V1Toleration;
@@ -18,10 +33,20 @@ export interface NearestToleration {
   mismatches: TolerationMismatch[];
 }
 
+/** A Gt/Lt toleration for this taint's key and effect whose comparison does not hold. */
+export interface ComparisonMiss {
+  toleration: V1Toleration;
+  index: number;
+  operator: ComparisonOperator;
+  outcome: Exclude<ComparisonOutcome, { kind: 'holds' }>;
+}
+
 export interface UntoleratedTaintDetail {
   kind: 'untoleratedTaint';
   taint: V1Taint;
   nearest?: NearestToleration;
+  /** Present when the pod has Gt/Lt tolerations for this taint's key and effect. */
+  comparisons?: ComparisonMiss[];
 }
 
 export function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): TolerationMismatch[] {
@@ -33,8 +58,8 @@ export function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): 
     const wanted = toleration.value ?? '';
     const actual = taint.value ?? '';
     if (wanted !== actual) out.push({ field: 'value', wanted, actual, diff: compareText(wanted, actual), taintHasNoValue: actual === '' });
-  } else if (operator !== 'Exists') {
-    out.push({ field: 'operator', wanted: operator, actual: 'Equal or Exists' });
+  } else if (!acceptedOperators.includes(operator)) {
+    out.push({ field: 'operator', wanted: operator, actual: acceptedOperators.join(', '), accepted: acceptedOperators });
   }
   if (toleration.effect && toleration.effect !== taint.effect) {
     out.push({
@@ -47,11 +72,25 @@ export function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): 
   return out;
 }
 
+/** The Gt/Lt tolerations that speak about this taint and do not tolerate it, with why. */
+export function comparisonMisses(tolerations: readonly V1Toleration[], taint: V1Taint): ComparisonMiss[] {
+  const out: ComparisonMiss[] = [];
+  tolerations.forEach((toleration, index) => {
+    const operator = toleration.operator;
+    if (!isComparisonOperator(operator) || !appliesTo(toleration, taint)) return;
+    const outcome = compareValues(operator, toleration.value ?? '', taint.value ?? '');
+    if (outcome.kind !== 'holds') out.push({ toleration, index, operator, outcome });
+  });
+  return out;
+}
+
 // The toleration the user most likely meant for this taint: fewest differing fields, then the
-// closest key and value. Tolerations for unrelated keys are not offered as near misses.
+// closest key and value. Tolerations for unrelated keys are not offered as near misses, nor
+// Gt/Lt ones: they are not meant to equal the taint, and `comparisonMisses` explains them.
 export function nearestToleration(tolerations: readonly V1Toleration[], taint: V1Taint): NearestToleration | undefined {
   let best: (NearestToleration & { score: number }) | undefined;
   tolerations.forEach((toleration, index) => {
+    if (isComparisonOperator(toleration.operator)) return;
     const mismatches = tolerationMismatches(toleration, taint);
     const keyScore = toleration.key ? similarity(toleration.key, taint.key) : 1;
     const fields = new Set(mismatches.map((m) => m.field));
@@ -68,12 +107,18 @@ export function nearestToleration(tolerations: readonly V1Toleration[], taint: V
 
 const rule: FilterRule = {
   plugin: 'TaintToleration',
-  needs: () => ['nodes'],
+  needs: () => [],
   filter({ pod }, node) {
     const tolerations = pod.pod.spec?.tolerations ?? [];
     return untoleratedTaints(node.node.spec?.taints ?? [], tolerations).map((taint) => {
       const nearest = nearestToleration(tolerations, taint);
-      const detail: UntoleratedTaintDetail = nearest ? { kind: 'untoleratedTaint', taint, nearest } : { kind: 'untoleratedTaint', taint };
+      const comparisons = comparisonMisses(tolerations, taint);
+      const detail: UntoleratedTaintDetail = {
+        kind: 'untoleratedTaint',
+        taint,
+        ...(nearest ? { nearest } : {}),
+        ...(comparisons.length > 0 ? { comparisons } : {}),
+      };
       return { plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', detail };
     });
   },

@@ -20,7 +20,7 @@ import type {
   V1PersistentVolumeClaim,
   V1TopologySelectorTerm,
 } from '@kubernetes/client-node';
-import type { Snapshot } from '../../snapshot/types.js';
+import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../match/labelSelector.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, selectedNodeAnnotation, volumeClassName } from '../volumes.js';
@@ -399,6 +399,23 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
 const rule: FilterRule = {
   plugin: 'VolumeBinding',
   needs: (pod) => (podClaimRefs(pod.pod).length > 0 ? ['nodes', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses'] : []),
+  // A failure drawn from an object found (the claim's own state, a bound PV's node affinity)
+  // stands; one drawn from an absence ("not found", "no PV to bind") needs that collection whole.
+  provenDespiteGaps(detail, gaps) {
+    const whole = (c: CollectionName) => !gaps.includes(c);
+    switch (detail.kind) {
+      case 'bindingClaimNotFound':
+        return whole('persistentVolumeClaims');
+      case 'boundVolumeMissing':
+        return whole('persistentVolumes');
+      case 'noAvailableVolumeToBind':
+        return whole('persistentVolumes') && whole('storageClasses');
+      case 'unboundImmediateClaims':
+        return whole('storageClasses') || detail.claims.every((c) => c.cause === 'noStorageClass' || c.cause === 'bindingInProgress');
+      default:
+        return true;
+    }
+  },
   preFilter(ctx) {
     const analysis = analyze(ctx);
     if (analysis.state === 'failed') return { reasons: [analysis.reason] };

@@ -131,6 +131,9 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
 
 const rule: FilterRule = {
   plugin: 'VolumeRestrictions',
+  // A conflict found with a pod that holds the disk or claim stays; a claim "not found" in a
+  // partial input proves nothing.
+  provenDespiteGaps: (detail, gaps) => detail.kind !== 'restrictionsClaimNotFound' || !gaps.includes('persistentVolumeClaims'),
   needs: (pod) => {
     const hasClaims = pvcNames(pod.pod).length > 0;
     const hasDisks = (pod.pod.spec?.volumes ?? []).some(needsRestrictionsCheck);

@@ -6,7 +6,7 @@
 // each PV label must be present on the node (a beta PV label may be met by the GA node label) with
 // one of the PV's values (`a__b` lists several zones). Unresolvable, as upstream.
 import type { V1PersistentVolume } from '@kubernetes/client-node';
-import type { Snapshot } from '../../snapshot/types.js';
+import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, pvcNames } from '../volumes.js';
@@ -118,6 +118,20 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
 const rule: FilterRule = {
   plugin: 'VolumeZone',
   needs: (pod) => (pvcNames(pod.pod).length > 0 ? ['nodes', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses'] : []),
+  // A zone conflict read off a PV found stands; a lookup that failed on an absence needs that
+  // collection whole.
+  provenDespiteGaps(detail, gaps) {
+    if (detail.kind !== 'volumeZoneLookupFailed') return true;
+    const needed: Record<VolumeZoneLookupCause, CollectionName | undefined> = {
+      claimNotFound: 'persistentVolumeClaims',
+      claimHasNoVolumeOrClass: undefined,
+      storageClassNotFound: 'storageClasses',
+      unboundImmediate: 'storageClasses',
+      volumeNotFound: 'persistentVolumes',
+    };
+    const collection = needed[detail.cause];
+    return collection === undefined || !gaps.includes(collection);
+  },
   preFilter(ctx) {
     const analysis = analyze(ctx);
     return analysis.state === 'failed' ? { reasons: [analysis.reason] } : {};

@@ -2,9 +2,12 @@
 // wordings by release and parse.ts for the message's shape.
 import type { ParsedSchedulerMessage } from './parse.js';
 
-export { wordings, type Wording } from './catalog.js';
+export { preemptionStatements, wordings, type Wording } from './catalog.js';
 export {
+  eventNoteLimit,
+  isCutAtEventLimit,
   parseSchedulerMessage,
+  type MessageSource,
   type ParsedPreemption,
   type ParsedPreFilterReason,
   type ParsedReason,

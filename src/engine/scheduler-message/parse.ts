@@ -2,13 +2,20 @@
 // filter plugin. The shape (framework/types.go FitError.Error, v1.25+) is
 //   0/N nodes are available: <PreFilter msg>. | <count reason, ...>. [<PostFilter msg>]
 // where the reasons are "%v %v" (count, reason) sorted as strings and joined with ", ", and the
-// PostFilter message is e.g. "no new claims to deallocate, preemption: 0/N nodes are
-// available: ...". Before v1.25 a PreFilter rejection was counted on every node instead;
-// v1.25 to v1.27 printed a second period after the preemption sentence (until PR #117588).
-// Events are cut at 1 KiB with " ..." (schedule_one.go truncateMessage); the condition keeps
-// the whole text.
+// PostFilter message is whatever RunPostFilterPlugins returned, added after a space with no
+// period of its own: e.g. "no new claims to deallocate, preemption: 0/N nodes are available:
+// ..." (v1.34-v1.36), "preemption: 0/N nodes are available: ..." (v1.37, whose DRA PostFilter
+// says nothing for a pod without claims), or, since v1.37 (PR #140180), "preemption: found a
+// potential placement for pod on node X, preempting N victims", which ends without a period.
+// Before v1.25 a PreFilter rejection was counted on every node instead; v1.25 to v1.27 printed
+// a second period after the preemption sentence (until PR #117588).
+//
+// Only events are ever cut: schedule_one.go truncateMessage keeps the first
+// NoteLengthLimit - 4 bytes and adds " ..." (NoteLengthLimit is 1024, pkg/apis/core/validation/
+// events.go), so a cut event is 1024 bytes ending in " ...". The PodScheduled condition keeps the
+// whole text. A message is never taken for cut because it lacks a final period.
 import type { PluginName } from '../plugins.js';
-import { gatedMessage, noNodesMessage, pluginsGroup, postFilterWords, preemptionWords, wordings } from './catalog.js';
+import { gatedMessage, noNodesMessage, pluginsGroup, postFilterWords, preemptionPlacement, preemptionWords, wordings } from './catalog.js';
 
 export interface ParsedReason {
   count: number;
@@ -30,6 +37,8 @@ export interface ParsedPreemption {
   text: string;
   notHelpful?: number;
   noVictims?: number;
+  /** v1.37+: preemption succeeded; the pod is nominated to this node and victims are evicted. */
+  placement?: { node: string; victims: number };
 }
 
 export interface ParsedSchedulerMessage {
@@ -42,7 +51,7 @@ export interface ParsedSchedulerMessage {
   postFilter?: string[];
   /** `running <extension point> plugin "X": <error>`: the scheduler failed, it did not judge. */
   failedPlugin?: { extensionPoint: string; plugin: string; text: string };
-  /** The text ends abruptly: an event cut at 1 KiB, or a copy cut elsewhere. */
+  /** An event the scheduler cut at its 1 KiB limit (1024 bytes ending in " ..."). Never a condition. */
   truncated: boolean;
   /** The reason the cut went through, kept out of `reasons` because its words are incomplete. */
   cutOff?: string;
@@ -113,6 +122,8 @@ function isPostFilterStart(text: string): boolean {
 
 function parsePreemption(text: string): ParsedPreemption {
   const preemption: ParsedPreemption = { text };
+  const placed = preemptionPlacement.exec(text)?.groups;
+  if (placed?.['node'] && placed['victims']) preemption.placement = { node: placed['node'], victims: Number(placed['victims']) };
   const m = /^0\/\d+ nodes are available:? ?([\s\S]*)$/.exec(text);
   for (const part of m ? splitTopLevel(m[1] ?? '', reasonEnd) : []) {
     const counted = /^(\d+) ([\s\S]*)$/.exec(part);
@@ -122,19 +133,17 @@ function parsePreemption(text: string): ParsedPreemption {
   return preemption;
 }
 
-/** Reads the PostFilter words (other plugins', then preemption's); says whether they ended whole. */
-function parseTail(tail: string, parsed: ParsedSchedulerMessage): boolean {
+/** Reads the PostFilter words (other plugins', then preemption's). */
+function parseTail(tail: string, parsed: ParsedSchedulerMessage): void {
   const text = tail.replace(/\.+$/, '');
   const at = text.indexOf('preemption: ');
   const words = (at < 0 ? text : text.slice(0, at)).split(', ').map((w) => w.trim()).filter(Boolean);
   if (words.length > 0) parsed.postFilter = words;
   if (at >= 0) parsed.preemption = parsePreemption(text.slice(at + 'preemption: '.length));
-  // A tail of known words alone is complete without a period: FitError adds none after it.
-  return text !== tail || (at < 0 && words.every((w) => postFilterWords.includes(w)));
 }
 
-function parseNodeCounts(total: number, body: string, cutAtEnd: boolean): ParsedSchedulerMessage {
-  const parsed: ParsedSchedulerMessage = { kind: 'nodeCounts', totalNodes: total, reasons: [], truncated: cutAtEnd, unknownReasons: [] };
+function parseNodeCounts(total: number, body: string, cut: boolean): ParsedSchedulerMessage {
+  const parsed: ParsedSchedulerMessage = { kind: 'nodeCounts', totalNodes: total, reasons: [], truncated: cut, unknownReasons: [] };
   // Where the PostFilter words start: at a sentence boundary, with words no filter prints.
   let tailAt = -1;
   let offset = 0;
@@ -147,17 +156,17 @@ function parseNodeCounts(total: number, body: string, cutAtEnd: boolean): Parsed
     offset += sentence.length;
   }
   const head = tailAt < 0 ? body : body.slice(0, tailAt);
-  const ended = tailAt < 0 ? /\.$/.test(body) : parseTail(body.slice(tailAt), parsed);
-  parsed.truncated ||= !ended;
+  if (tailAt >= 0) parseTail(body.slice(tailAt), parsed);
 
   const sentences = splitTopLevel(head.trim().replace(/\.+$/, ''), sentenceEnd).filter((s) => s.length > 0);
   const stages: string[] = [];
   sentences.forEach((sentence, i) => {
-    // Only the last words can be cut: those of an unfinished last sentence.
-    const cut = !ended && tailAt < 0 && i === sentences.length - 1;
+    // Only the last words of a cut event can be incomplete: those of its last sentence, unless
+    // the cut fell in the PostFilter words, or right after a sentence's period.
+    const cutHere = cut && tailAt < 0 && i === sentences.length - 1 && !/\.\s*$/.test(body);
     const parts = /^\d+ /.test(sentence) ? splitTopLevel(sentence, reasonEnd) : [sentence];
     parts.forEach((part, j) => {
-      if (cut && j === parts.length - 1) {
+      if (cutHere && j === parts.length - 1) {
         parsed.cutOff = part;
         return;
       }
@@ -212,14 +221,36 @@ function parsePluginError(text: string, truncated: boolean): ParsedSchedulerMess
   return undefined;
 }
 
-export function parseSchedulerMessage(message: string): ParsedSchedulerMessage {
+/** Where the message was read: only events are cut. */
+export type MessageSource = 'event' | 'condition';
+
+// schedule_one.go truncateMessage with NoteLengthLimit (pkg/apis/core/validation/events.go).
+export const eventNoteLimit = 1024;
+export const truncationSuffix = ' ...';
+
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/**
+ * Whether an event's message is the scheduler's cut: exactly 1024 bytes ending in " ...". The
+ * cut is by bytes, so it can split a multi-byte character; the API server then writes each
+ * stray byte (at most 3) as U+FFFD, 3 bytes each: up to 6 bytes more.
+ */
+export function isCutAtEventLimit(message: string): boolean {
+  if (!message.endsWith(truncationSuffix)) return false;
+  const bytes = utf8Length(message);
+  return bytes >= eventNoteLimit && bytes <= eventNoteLimit + 6;
+}
+
+export function parseSchedulerMessage(message: string, from: MessageSource = 'condition'): ParsedSchedulerMessage {
+  const cut = from === 'event' && isCutAtEventLimit(message);
   let text = message.trim();
-  const cutAtEnd = text.endsWith(' ...');
-  if (cutAtEnd) text = text.slice(0, -' ...'.length).trimEnd();
+  if (cut) text = text.slice(0, -truncationSuffix.length).trimEnd();
 
   const total = /^0\/(\d+) nodes are available(?::\s*|(?=\.)|$)/.exec(text);
-  if (total) return parseNodeCounts(Number(total[1]), text.slice(total[0].length), cutAtEnd);
-  if (text.startsWith(gatedMessage)) return { kind: 'gated', reasons: [], truncated: cutAtEnd, unknownReasons: [] };
-  if (text === noNodesMessage) return { kind: 'other', totalNodes: 0, reasons: [], truncated: cutAtEnd, unknownReasons: [] };
-  return parsePluginError(text, cutAtEnd) ?? { kind: 'other', reasons: [], truncated: cutAtEnd, unknownReasons: text ? [text] : [] };
+  if (total) return parseNodeCounts(Number(total[1]), text.slice(total[0].length), cut);
+  if (text.startsWith(gatedMessage)) return { kind: 'gated', reasons: [], truncated: cut, unknownReasons: [] };
+  if (text === noNodesMessage) return { kind: 'other', totalNodes: 0, reasons: [], truncated: cut, unknownReasons: [] };
+  return parsePluginError(text, cut) ?? { kind: 'other', reasons: [], truncated: cut, unknownReasons: text ? [text] : [] };
 }

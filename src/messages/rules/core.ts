@@ -2,7 +2,7 @@
 // NodeAffinity, NodePorts, NodeResourcesFit.
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
 import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
-import type { TolerationMismatch } from '../../engine/rules/TaintToleration.js';
+import type { ComparisonMiss, TolerationMismatch } from '../../engine/rules/TaintToleration.js';
 import { list, quantity, quote } from '../format.js';
 import type { MessageTable } from '../types.js';
 
@@ -19,9 +19,39 @@ function mismatchText(m: TolerationMismatch): string {
         ? `effect PreferNoSchedule does not tolerate NoSchedule`
         : `effect ${m.wanted} vs ${m.actual}`;
     case 'operator':
-      return `operator ${m.wanted} is not understood by this scheduler`;
+      // validation.go: Unsupported value. Equal and Exists always; Gt and Lt since v1.35 with the gate.
+      return `operator ${quote(m.wanted)}, which the API server rejects (it accepts Equal and Exists, and Gt and Lt with the TaintTolerationComparisonOperators gate), so no scheduler tolerates anything with it`;
   }
 }
+
+const integerProblem = {
+  notCanonicalInteger: 'is not a decimal integer in canonical form (no "+", no leading zero, no spaces, no decimals)',
+  outOfInt64Range: 'does not fit in a 64-bit integer',
+} as const;
+
+/** Why a Gt/Lt toleration, which applies to the taint by key and effect, does not tolerate it. */
+export function comparisonText(c: ComparisonMiss): string {
+  const head = `toleration #${c.index + 1} ${formatToleration(c.toleration)}`;
+  const o = c.outcome;
+  if (o.kind === 'invalidValue') {
+    const whose = o.side === 'taint' ? "the taint's value" : "the toleration's value";
+    return `${head} compares integers, and ${whose} ${quote(o.value)} ${integerProblem[o.problem]}, so ${c.operator} never matches it`;
+  }
+  const relation = c.operator === 'Gt' ? 'greater than' : 'less than';
+  return `${head} needs a taint value ${relation} ${o.tolerationValue}, and the node's is ${o.taintValue}`;
+}
+
+/** A few words for the summary sentence: "800 is not greater than 950". */
+export function comparisonShort(c: ComparisonMiss): string {
+  const o = c.outcome;
+  if (o.kind === 'invalidValue') return `${o.side === 'taint' ? 'taint' : 'toleration'} value ${quote(o.value)} is not an integer ${c.operator} can compare`;
+  return `${o.taintValue} is not ${c.operator === 'Gt' ? 'greater' : 'less'} than ${o.tolerationValue}`;
+}
+
+// KEP-5471: alpha since v1.35 and still off by default in v1.37. The pod passed validation, so
+// the API server has the gate on; a scheduler without it tolerates nothing with Gt or Lt.
+export const comparisonGateNote =
+  'Gt and Lt also need the TaintTolerationComparisonOperators feature gate on kube-scheduler, alpha since v1.35 and off by default; without it the scheduler tolerates nothing with them';
 
 const kindWords: Record<string, string> = {
   case: 'letter case',
@@ -66,10 +96,10 @@ export const messages: MessageTable<
   nodeCordoned: () => 'node is cordoned (spec.unschedulable) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule',
   nodeNameMismatch: (d) => `pod asks for node ${quote(d.wanted)}`,
   untoleratedTaint: (d) => {
-    const taint = `taint ${formatTaint(d.taint)} is not tolerated`;
-    if (!d.nearest) return taint;
-    const tol = formatToleration(d.nearest.toleration);
-    return `${taint}; nearest toleration ${tol} misses by ${d.nearest.mismatches.map(mismatchText).join('; ')}`;
+    const parts = [`taint ${formatTaint(d.taint)} is not tolerated`];
+    if (d.nearest) parts.push(`nearest toleration ${formatToleration(d.nearest.toleration)} misses by ${d.nearest.mismatches.map(mismatchText).join('; ')}`);
+    if (d.comparisons) parts.push(...d.comparisons.map(comparisonText), comparisonGateNote);
+    return parts.join('; ');
   },
   nodeSelectorMismatch: (d) => `nodeSelector: ${d.misses.map(selectorMissText).join('; ')}`,
   requiredAffinityMismatch: (d) =>

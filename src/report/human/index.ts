@@ -3,6 +3,7 @@ import type { Diagnosis } from '../../engine/diagnosis.js';
 import { describeReason } from '../../messages/reasons.js';
 import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
+import { escapeTerminal, escapeTerminalKeeping } from '../escape.js';
 import type { Writer } from '../writer.js';
 import { gapLines } from './gaps.js';
 import { nearMisses } from './nearMisses.js';
@@ -15,8 +16,10 @@ export interface HumanOptions {
   wide: boolean;
 }
 
+// Every string from the cluster is escaped (escape.ts) before it joins a line: whole lines where
+// a line has no colour, the pieces before colouring otherwise.
 function noteLines(d: Diagnosis): string[] {
-  return d.notes.flatMap((n) => {
+  return d.notes.flatMap((n): string[] => {
     switch (n.kind) {
       case 'resolvedFromOwner': {
         const owner = n.data['owner'] as { kind: string; name: string };
@@ -31,7 +34,7 @@ function noteLines(d: Diagnosis): string[] {
       default:
         return [];
     }
-  });
+  }).map(escapeTerminal);
 }
 
 // Reasons that have no table of their own: one line each, nodes grouped by identical text.
@@ -42,22 +45,22 @@ function otherReasons(d: Diagnosis): string[] {
     for (const r of node.reasons) {
       if (shownElsewhere.has(r.detail.kind)) continue;
       // A taint with a near miss is shown, character by character, under "Near misses".
-      if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest) continue;
+      if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest && !r.detail.comparisons) continue;
       const text = `${r.plugin}: ${describeReason(r.detail)}`;
       byText.set(text, [...(byText.get(text) ?? []), node.name]);
     }
   }
   if (byText.size === 0) return [];
-  const lines = [...byText.entries()].map(([text, nodes]) => `  ${text}  [${nodes.length > 5 ? `${nodes.slice(0, 5).join(', ')} and ${nodes.length - 5} more` : nodes.join(', ')}]`);
+  const lines = [...byText.entries()].map(([text, nodes]) => escapeTerminal(`  ${text}  [${nodes.length > 5 ? `${nodes.slice(0, 5).join(', ')} and ${nodes.length - 5} more` : nodes.join(', ')}]`));
   return ['Reasons', ...lines];
 }
 
 export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): void {
   const colors = palette(out.color);
   const sections: string[][] = [];
-  sections.push([colors.bold(summarySentence(d)), ...noteLines(d)]);
+  sections.push([colors.bold(escapeTerminal(summarySentence(d))), ...noteLines(d)]);
   if (d.preFilter.length > 0) {
-    sections.push(['Before any node (PreFilter)', ...d.preFilter.map((r) => `  ${r.plugin} (${r.code}): ${describeReason(r.detail)}`)]);
+    sections.push(['Before any node (PreFilter)', ...d.preFilter.map((r) => escapeTerminal(`  ${r.plugin} (${r.code}): ${describeReason(r.detail)}`))]);
   }
   if (d.nodes.some((n) => n.reasons.length > 0 || n.unchecked.length > 0)) {
     sections.push([nodeTable(d.nodes, { wide: options.wide, columns: out.columns, colors })]);
@@ -73,6 +76,10 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   sections.push(stageLines(d, colors));
   // Past the scheduler (bound, or never created) its words on this pod are history, not cause.
   if (!['ScheduledNotRunning', 'AdmissionRejected', 'NotPending', 'NodeNameSet'].includes(d.stage)) sections.push(schedulerLines(d, colors));
-  sections.push(gapLines(d, colors));
-  out.write(sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n');
+  // Gap lines carry collection names and error details from the cluster; only the heading is coloured.
+  const [gapsHeading, ...gaps] = gapLines(d, colors);
+  if (gapsHeading !== undefined) sections.push([gapsHeading, ...gaps.map(escapeTerminal)]);
+  const text = sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n';
+  // The safety net: only our own line breaks and colours reach the terminal as controls.
+  out.write(escapeTerminalKeeping(text, colors.sequences));
 }

@@ -5,6 +5,7 @@ import { formatTaint, formatToleration } from '../../engine/match/tolerations.js
 import { explainDiff, renderAligned, type TextDiff } from '../../engine/nearmiss/index.js';
 import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
 import type { Palette } from '../color.js';
+import { escapeTerminal } from '../escape.js';
 
 interface Block {
   title: string;
@@ -12,6 +13,8 @@ interface Block {
   nodes: string[];
 }
 
+// renderAligned already shows every control and invisible character as ⟨U+XXXX⟩ and adds only
+// its own colours, so its lines are not escaped again (that would show the colours as text).
 function diffLines(label: string, diff: TextDiff, color: boolean): string[] {
   const [wanted = '', actual = '', marks = ''] = renderAligned(diff, { color });
   return [
@@ -19,7 +22,7 @@ function diffLines(label: string, diff: TextDiff, color: boolean): string[] {
     `      pod:  ${wanted}`,
     `      node: ${actual}`,
     `            ${marks}`,
-    ...explainDiff(diff).map((e) => `      - ${e}`),
+    ...explainDiff(diff).map((e) => escapeTerminal(`      - ${e}`)),
   ];
 }
 
@@ -57,9 +60,9 @@ export function nearMisses(d: Diagnosis, colors: Palette, color: boolean): strin
             }
             if (m.field === 'effect') {
               const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
-              return [`    effect: pod ${m.wanted}, node ${m.actual}${why}`];
+              return [escapeTerminal(`    effect: pod ${m.wanted}, node ${m.actual}${why}`)];
             }
-            return [`    operator: ${m.wanted} (${m.actual} expected)`];
+            return [escapeTerminal(`    operator: ${m.wanted} (${m.actual} expected)`)];
           }),
         }));
       }
@@ -76,7 +79,7 @@ export function nearMisses(d: Diagnosis, colors: Palette, color: boolean): strin
   const out = [colors.bold('Near misses')];
   for (const block of blocks.values()) {
     const nodes = block.nodes.length > 5 ? `${block.nodes.slice(0, 5).join(', ')} and ${block.nodes.length - 5} more` : block.nodes.join(', ');
-    out.push(`  ${block.title}  [${nodes}]`, ...block.lines);
+    out.push(escapeTerminal(`  ${block.title}  [${nodes}]`), ...block.lines);
   }
   return out;
 }

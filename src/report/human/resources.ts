@@ -4,11 +4,12 @@ import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatResource } from '../../engine/quantity/index.js';
 import type { ResourceList } from '../../engine/resources/amounts.js';
 import type { Palette } from '../color.js';
+import { escapeTerminal } from '../escape.js';
 import { kubectlStyle, trimLines } from './tableStyle.js';
 
 function show(list: ResourceList): string {
   const entries = Object.entries(list).filter(([, v]) => v !== 0n).sort(([a], [b]) => a.localeCompare(b));
-  return entries.length === 0 ? '<none>' : entries.map(([r, v]) => `${r}=${formatResource(r, v)}`).join(', ');
+  return entries.length === 0 ? '<none>' : escapeTerminal(entries.map(([r, v]) => `${r}=${formatResource(r, v)}`).join(', '));
 }
 
 export function requestLines(d: Diagnosis, colors: Palette): string[] {
@@ -22,14 +23,16 @@ export function requestLines(d: Diagnosis, colors: Palette): string[] {
     out.push(`  containers ${show(p.containers)}`);
     if (hasSidecars) out.push(`  + sidecars (restartable init containers) ${show(p.sidecars)}`);
     if (hasInit) out.push(`  largest init step (with the sidecars started before it) ${show(p.initPeak)}; the larger of the two counts, resource by resource`);
-    if (Object.keys(p.podLevel).length > 0) out.push(`  pod-level spec.resources replaces ${Object.keys(p.podLevel).join(', ')}: ${show(p.podLevel)}`);
+    if (Object.keys(p.podLevel).length > 0) out.push(`  pod-level spec.resources replaces ${escapeTerminal(Object.keys(p.podLevel).join(', '))}: ${show(p.podLevel)}`);
     if (Object.keys(p.overhead).length > 0) out.push(`  + overhead (RuntimeClass) ${show(p.overhead)}`);
   }
   for (const origin of r.origins) {
     out.push(
-      origin.from === 'limitRange'
-        ? `  ${origin.container}: ${origin.resource} request was set by a LimitRange default (kubernetes.io/limit-ranger)`
-        : `  ${origin.container}: ${origin.resource} request was copied from its limit (no request was written)`,
+      escapeTerminal(
+        origin.from === 'limitRange'
+          ? `  ${origin.container}: ${origin.resource} request was set by a LimitRange default (kubernetes.io/limit-ranger)`
+          : `  ${origin.container}: ${origin.resource} request was copied from its limit (no request was written)`,
+      ),
     );
   }
   return out;
@@ -45,8 +48,8 @@ export function shortfallTable(d: Diagnosis): string | undefined {
   for (const { node, detail } of shown) {
     const f = (v: bigint) => formatResource(detail.resource, v);
     table.push([
-      node.name,
-      detail.resource,
+      escapeTerminal(node.name),
+      escapeTerminal(detail.resource),
       f(detail.requested),
       f(detail.allocatable),
       `${f(detail.used)} (${node.pods})`,

@@ -2,6 +2,7 @@
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { pluginPurpose } from '../../messages/plugins.js';
 import type { Palette } from '../color.js';
+import { escapeTerminal } from '../escape.js';
 
 const causeText: Record<string, string> = {
   clusterChanged: 'the cluster changed since the scheduler last tried (pods or nodes came or went)',
@@ -16,24 +17,29 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   const s = d.scheduler;
   const out = [colors.bold('The scheduler said')];
   if (s.source === 'none' || !s.message) {
-    out.push('  nothing: no PodScheduled=False condition and no FailedScheduling event' + (d.gaps.some((g) => g.collection === 'events') ? ' (events are missing from the input)' : ''));
+    // Silence is evidence only where events were captured.
+    const eventsMissing = d.gaps.some((g) => g.collection === 'events');
+    out.push(`  nothing: no PodScheduled=False condition, and ${eventsMissing ? 'the input has no events to look for a FailedScheduling event in' : 'no FailedScheduling event among the events read'}`);
     return out;
   }
-  out.push(`  ${s.source === 'condition' ? 'PodScheduled condition' : 'FailedScheduling event'}${s.conditionReason ? ` (${s.conditionReason})` : ''}: ${s.message}`);
+  out.push(escapeTerminal(`  ${s.source === 'condition' ? 'PodScheduled condition' : 'FailedScheduling event'}${s.conditionReason ? ` (${s.conditionReason})` : ''}: ${s.message}`));
   if (s.agrees === true) {
-    out.push(`  ${colors.green('Agrees')}: for every node, the first failing plugin we replay gives the same counts (${tally(s.schedulerTally)}).`);
+    out.push(`  ${colors.green('Agrees')}: ${escapeTerminal(`for every node, the first failing plugin we replay gives the same counts (${tally(s.schedulerTally)}).`)}`);
   } else if (s.agrees === false) {
-    out.push(`  ${colors.red('Differs')}: ${s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; ')}.`);
-    for (const cause of s.likelyCauses) out.push(`  - likely: ${causeText[cause] ?? cause}`);
+    out.push(`  ${colors.red('Differs')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; '))}.`);
+    for (const cause of s.likelyCauses) out.push(escapeTerminal(`  - likely: ${causeText[cause] ?? cause}`));
+  } else if (s.differences.length > 0) {
+    // Every difference falls on a plugin the replay could not check: neither agreement nor not.
+    out.push(`  ${colors.yellow('Cannot confirm')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; '))} (not checked here; see below).`);
   } else if (s.parsed) {
     // Nothing to compare with (nodes not read): explain the scheduler's counts instead.
     const pre = s.parsed.preFilterReason;
-    if (pre) out.push(`  - every node, before any was looked at: ${pre.plugin ? `${pre.plugin}: ` : ''}${pre.text}`);
+    if (pre) out.push(escapeTerminal(`  - every node, before any was looked at: ${pre.plugin ? `${pre.plugin}: ` : ''}${pre.text}`));
     for (const r of s.parsed.reasons) {
       const purpose = r.plugin ? ` (${r.plugin}: ${pluginPurpose[r.plugin]})` : '';
-      out.push(`  - ${r.count} node${r.count === 1 ? '' : 's'}: ${r.text}${purpose}`);
+      out.push(escapeTerminal(`  - ${r.count} node${r.count === 1 ? '' : 's'}: ${r.text}${purpose}`));
     }
-    if (s.parsed.unknownReasons.length > 0) out.push(`  (wordings not recognised: ${s.parsed.unknownReasons.join('; ')})`);
+    if (s.parsed.unknownReasons.length > 0) out.push(escapeTerminal(`  (wordings not recognised: ${s.parsed.unknownReasons.join('; ')})`));
   }
   if (s.agrees !== false && s.likelyCauses.includes('truncatedEvent')) out.push(`  - ${causeText['truncatedEvent']}`);
   return out;

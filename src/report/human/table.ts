@@ -6,6 +6,7 @@ import type { NodeVerdict } from '../../engine/diagnosis.js';
 import { filterPluginOrder, type PluginName } from '../../engine/plugins.js';
 import { shortReason } from '../../messages/short.js';
 import type { Palette } from '../color.js';
+import { escapeTerminal } from '../escape.js';
 import { kubectlStyle, trimLines } from './tableStyle.js';
 
 export interface TableOptions {
@@ -24,7 +25,7 @@ function cut(text: string): string {
 function cellFor(node: NodeVerdict, plugin: PluginName, colors: Palette): string {
   const reasons = node.reasons.filter((r) => r.plugin === plugin);
   if (reasons.length === 0) return node.unchecked.includes(plugin) ? colors.yellow('?') : colors.dim('ok');
-  const text = reasons.map((r) => shortReason(r.detail)).join(', ');
+  const text = escapeTerminal(reasons.map((r) => shortReason(r.detail)).join(', '));
   const first = node.reasons[0]?.plugin === plugin;
   return first ? colors.red(cut(text)) : cut(text);
 }
@@ -39,7 +40,7 @@ function rowsOf(nodes: NodeVerdict[], plugins: PluginName[], colors: Palette): R
   if (nodes.length <= maxRowsPerNode) return nodes.map((n) => ({ names: [n.name], sample: n }));
   const rows = new Map<string, Row>();
   for (const node of nodes) {
-    const key = plugins.map((p) => cellFor(node, p, colors)).join('\u0000') + String(node.fits);
+    const key = plugins.map((p) => cellFor(node, p, colors)).join('\u0000') + node.verdict;
     const row = rows.get(key) ?? { names: [], sample: node };
     row.names.push(node.name);
     rows.set(key, row);
@@ -48,8 +49,8 @@ function rowsOf(nodes: NodeVerdict[], plugins: PluginName[], colors: Palette): R
 }
 
 function nameCell(names: string[]): string {
-  if (names.length === 1) return names[0] ?? '';
-  return `${names.slice(0, 2).join(', ')} +${names.length - 2} (${names.length} nodes)`;
+  if (names.length === 1) return escapeTerminal(names[0] ?? '');
+  return escapeTerminal(`${names.slice(0, 2).join(', ')} +${names.length - 2} (${names.length} nodes)`);
 }
 
 export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
@@ -62,7 +63,7 @@ export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
   const table = new Table(kubectlStyle(head));
   for (const row of rowsOf(nodes, plugins, colors)) {
     const node = row.sample;
-    const fits = node.fits ? colors.green('yes') : colors.red('no');
+    const fits = node.verdict === 'fits' ? colors.green('yes') : node.verdict === 'unproven' ? colors.yellow('unknown') : colors.red('no');
     if (compact) {
       const names = [...new Set(node.reasons.map((r) => r.plugin))];
       table.push([nameCell(row.names), fits, names.join(', ') || '-']);

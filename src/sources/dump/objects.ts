@@ -1,10 +1,11 @@
 // Flattens parsed documents (Lists, typed lists like PodList, single objects) into objects with
-// a kind, and sorts them into the snapshot's collections. Kinds we do not read are ignored.
+// a kind; collect.ts sorts them into the snapshot's collections.
 import type { CoreV1Event, EventsV1Event, V1ObjectReference } from '@kubernetes/client-node';
-import { collectionOfKind, emptyCollections, toTime, type ClusterEvent, type Collections } from '../../snapshot/types.js';
+import { collectionOfKind, toTime, type ClusterEvent, type CollectionName } from '../../snapshot/types.js';
 import { InputError } from '../../errors.js';
+import { validateObject } from './validate.js';
 
-interface Located {
+export interface Located {
   object: Record<string, unknown>;
   where: string;
 }
@@ -35,25 +36,92 @@ export function flatten(document: unknown, where: string): Located[] {
   return [{ object: document, where }];
 }
 
-export function sortIntoCollections(objects: Located[]): { collections: Collections; kindsSeen: Set<string> } {
-  const collections = emptyCollections();
-  const kindsSeen = new Set<string>();
-  for (const { object, where } of objects) {
-    const kind = object['kind'] as string;
-    kindsSeen.add(kind);
-    if (kind === 'Event') {
-      collections.events.push(toClusterEvent(object, where));
-      continue;
+/** What a dump reader finds, in file order, already parsed. */
+export interface DocumentSink {
+  /** A document read whole: one object, a list, an array. */
+  document(value: unknown, where: string): void;
+  /** A list whose items come one by one; its kind when already read (else at listEnd). */
+  listStart(kind: string | undefined): void;
+  listItem(value: unknown, where: string): void;
+  /** The list without its items (apiVersion, kind, metadata). */
+  listEnd(list: unknown): void;
+}
+
+/** The kind a typed list (PodList) gives its items when they omit theirs. */
+function itemKindOf(listKind: unknown): string | undefined {
+  return typeof listKind === 'string' && listKind !== 'List' && listKind.endsWith('List') ? listKind.slice(0, -'List'.length) : undefined;
+}
+
+/**
+ * Flattens what the readers find into objects, as flatten() does for a whole document. A list's
+ * items arrive before its kind is known (kubectl writes `kind: List` last): an item without a
+ * kind waits for it; the others go on at once.
+ */
+export class ObjectReader implements DocumentSink {
+  /** Objects found so far, of every kind. */
+  count = 0;
+  private list: { kindKnown: boolean; itemKind: string | undefined; waiting: { item: unknown; where: string }[] } | undefined;
+
+  constructor(private readonly emit: (found: Located) => void) {}
+
+  private emitAll(found: Located[]): void {
+    for (const one of found) {
+      this.count++;
+      this.emit(one);
     }
-    const collection = Object.hasOwn(collectionOfKind, kind) ? collectionOfKind[kind as keyof typeof collectionOfKind] : undefined;
-    if (!collection) continue;
-    const metadata = object['metadata'];
-    if (!isObject(metadata) || typeof metadata['name'] !== 'string') {
-      throw new InputError(`${where}: ${kind} has no metadata.name`);
-    }
-    (collections[collection] as unknown[]).push(object);
   }
-  return { collections, kindsSeen };
+
+  private emitItem(item: unknown, itemKind: string | undefined, where: string): void {
+    if (itemKind === undefined || !isObject(item) || item['kind'] !== undefined) return this.emitAll(flatten(item, where));
+    item['kind'] = itemKind;
+    this.emitAll([{ object: item, where }]);
+  }
+
+  document(value: unknown, where: string): void {
+    this.emitAll(flatten(value, where));
+  }
+
+  listStart(kind: string | undefined): void {
+    this.list = { kindKnown: kind !== undefined, itemKind: itemKindOf(kind), waiting: [] };
+  }
+
+  listItem(value: unknown, where: string): void {
+    const list = this.list;
+    // Once an item waits, the ones after it wait too: objects keep the file's order.
+    if (list && !list.kindKnown && (list.waiting.length > 0 || (isObject(value) && value['kind'] === undefined))) {
+      list.waiting.push({ item: value, where });
+      return;
+    }
+    this.emitItem(value, list?.itemKind, where);
+  }
+
+  listEnd(head: unknown): void {
+    const list = this.list;
+    this.list = undefined;
+    if (!list) return;
+    const itemKind = list.kindKnown ? list.itemKind : itemKindOf(isObject(head) ? head['kind'] : undefined);
+    for (const { item, where } of list.waiting) this.emitItem(item, itemKind, where);
+  }
+}
+
+/**
+ * Where one object goes in the snapshot, once checked; undefined for kinds the engine does not
+ * read. Events are reduced to a ClusterEvent here.
+ */
+export function sortObject({ object, where }: Located): { collection: CollectionName; value: unknown } | undefined {
+  const kind = object['kind'] as string;
+  if (kind === 'Event') {
+    validateObject(object, where);
+    return { collection: 'events', value: toClusterEvent(object, where) };
+  }
+  const collection = Object.hasOwn(collectionOfKind, kind) ? collectionOfKind[kind as keyof typeof collectionOfKind] : undefined;
+  if (!collection) return undefined;
+  const metadata = object['metadata'];
+  if (!isObject(metadata) || typeof metadata['name'] !== 'string') {
+    throw new InputError(`${where}: ${kind} has no metadata.name`);
+  }
+  validateObject(object, where);
+  return { collection, value: object };
 }
 
 // core/v1 events carry involvedObject/source/count; events.k8s.io/v1 ones regarding/

@@ -1,53 +1,96 @@
-// Turns the text of one dump file into plain objects. JSON goes through JSON.parse (kubectl's
-// JSON dumps are large and the YAML parser is many times slower); anything else is YAML,
-// possibly several documents.
-import { parseAllDocuments } from 'yaml';
+// Parses one piece of a dump (a list item, a list's head, a whole document) into plain values,
+// and names the file's line and column when the piece is not valid.
+//
+// YAML goes first through js-yaml, which builds plain objects straight from the text, ten to
+// fifteen times faster than the `yaml` package (about 30 MB/s against 1-3 MB/s on kubectl's
+// output: minutes saved on a large dump). Both read YAML 1.2's core schema the same way. Any
+// piece js-yaml refuses (a tag it does not know, an anchor set in an earlier piece, a fault)
+// is parsed again by `yaml`, which the reader used before: its values and its error messages
+// are the reference.
+import { loadAll } from 'js-yaml';
+import { parseAllDocuments, visit, type Document } from 'yaml';
 import { InputError } from '../../errors.js';
+import { locateJsonFault } from './json-errors.js';
+import { positionInLines, positionInText, type LineSegment, type TextSegment } from './position.js';
 
-export function parseDocuments(text: string, fileLabel: string): unknown[] {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return [JSON.parse(text) as unknown];
-    } catch (error) {
-      // Not JSON after all (YAML flow style starts with `{` too): let the YAML parser judge,
-      // and borrow its line and column, which JSON.parse no longer reports.
-      const viaYaml = tryYaml(text, fileLabel);
-      if (viaYaml.ok) return viaYaml.documents;
-      const where = jsonPosition(text, error) ?? viaYaml.position ?? 'somewhere';
-      throw new InputError(`${fileLabel}: ${where}: not valid JSON: ${firstLine(error)}`);
-    }
+export function parseJsonPiece(piece: { text: string; segments: readonly TextSegment[] }, fileLabel: string): unknown {
+  try {
+    return JSON.parse(piece.text) as unknown;
+  } catch (error) {
+    const fault = locateJsonFault(piece.text);
+    const offset = fault?.offset ?? Number(/position (\d+)/.exec(String(error))?.[1] ?? 0);
+    const { line, column } = positionInText(piece.text, piece.segments, offset);
+    throw new InputError(`${fileLabel}: line ${line}, column ${column}: not valid JSON: ${fault?.message ?? firstLine(error)}`);
   }
-  const parsed = tryYaml(text, fileLabel);
-  if (!parsed.ok) throw parsed.error;
-  return parsed.documents;
 }
 
-function tryYaml(text: string, fileLabel: string): { ok: true; documents: unknown[] } | { ok: false; error: InputError; position?: string } {
-  const documents = parseAllDocuments(text, { uniqueKeys: false, intAsBigInt: false });
-  const list = Array.isArray(documents) ? documents : [documents];
+/**
+ * Anchors (`&id001`) set in the pieces of one document read so far, by name, as values. A
+ * document split into pieces may set an anchor in one list item and use it (`*id001`) in a
+ * later one: some YAML writers share repeated values this way.
+ */
+export type Anchors = Map<string, unknown>;
+
+function borrowAnchors(doc: Document.Parsed, anchors: Anchors): void {
+  visit(doc, {
+    Alias(_, alias) {
+      if (alias.resolve(doc) === undefined && anchors.has(alias.source)) return doc.createNode(anchors.get(alias.source));
+      return undefined;
+    },
+  });
+}
+
+function lendAnchors(doc: Document.Parsed, anchors: Anchors): void {
+  visit(doc, {
+    Value(_, node) {
+      if (node.anchor) anchors.set(node.anchor, node.toJS(doc, { maxAliasCount: 100 }));
+    },
+  });
+}
+
+/** An anchor set (`&a`) or used (`*a`) as YAML writes them, not an `&` inside a string. */
+const anchorOrAlias = /(?:^|[\s,[{])[&*][^\s,[\]{}]/;
+
+function fastYaml(text: string): unknown[] | undefined {
+  try {
+    return loadAll(text, { json: true, maxDepth: 1000 }).filter((value) => value !== null && value !== undefined);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every non-empty document of a piece of YAML; `anchors` carries anchors from piece to piece. */
+export function parseYamlPiece(piece: { text: string; lines: readonly LineSegment[] }, fileLabel: string, anchors?: Anchors): unknown[] {
+  // Anchors are followed from piece to piece by the `yaml` package only; a %YAML directive may
+  // ask for YAML 1.1, which only it honours here.
+  const fast = anchorOrAlias.test(piece.text) || /^%/m.test(piece.text) ? undefined : fastYaml(piece.text);
+  if (fast) return fast;
+  const documents = parseAllDocuments(piece.text, { uniqueKeys: false, intAsBigInt: false });
   const out: unknown[] = [];
-  for (const doc of list) {
+  for (const doc of Array.isArray(documents) ? documents : [documents]) {
     const problem = doc.errors[0];
     if (problem) {
       const pos = problem.linePos?.[0];
-      const where = pos ? `line ${pos.line}, column ${pos.col}` : 'somewhere';
-      return { ok: false, error: new InputError(`${fileLabel}: ${where}: not valid YAML: ${problem.message.split('\n')[0]}`), ...(pos ? { position: where } : {}) };
+      // A fault found at the end of the piece is at the start of the file's next line.
+      const pieceLines = piece.text.endsWith('\n') ? piece.text.split('\n').length - 1 : piece.text.split('\n').length;
+      const at = !pos ? undefined : pos.line > pieceLines ? { line: positionInLines(piece.lines, pos.line, 1).line, column: 1 } : positionInLines(piece.lines, pos.line, pos.col);
+      const where = at ? `line ${at.line}, column ${at.column}` : 'somewhere';
+      // The message ends with the position in the piece, not in the file: said once, above.
+      const reason = (problem.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+      throw new InputError(`${fileLabel}: ${where}: not valid YAML: ${reason}`);
     }
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    let value: unknown;
+    try {
+      if (anchors && piece.text.includes('*')) borrowAnchors(doc, anchors);
+      value = doc.toJS({ maxAliasCount: 100 });
+      if (anchors && piece.text.includes('&')) lendAnchors(doc, anchors);
+    } catch (error) {
+      const line = positionInLines(piece.lines, 1, 1).line;
+      throw new InputError(`${fileLabel}: in the document from line ${line}: not valid YAML: ${firstLine(error)}`);
+    }
     if (value !== null && value !== undefined) out.push(value);
   }
-  return { ok: true, documents: out };
-}
-
-function jsonPosition(text: string, error: unknown): string | undefined {
-  const match = /position (\d+)/.exec(String(error));
-  if (!match?.[1]) return undefined;
-  const offset = Number(match[1]);
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}`;
+  return out;
 }
 
 function firstLine(error: unknown): string {

@@ -1,13 +1,21 @@
 // --from-dump: a file, a directory of files (including `kubectl cluster-info dump
-// --output-directory`), or `-` for stdin, read into a snapshot.
-import { readdir, readFile, stat } from 'node:fs/promises';
+// --output-directory`), or `-` for stdin, read into a snapshot. Files are read as streams, one
+// object at a time (json-stream.ts, yaml-stream.ts), so that a dump of any size is read in
+// memory bounded by what the snapshot keeps.
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Gap, Snapshot } from '../../snapshot/types.js';
+import { performance } from 'node:perf_hooks';
+import { collectionNames, type Gap, type Snapshot } from '../../snapshot/types.js';
 import { InputError } from '../../errors.js';
-import { flatten, sortIntoCollections } from './objects.js';
-import { parseDocuments } from './parse.js';
+import { Collector } from './collect.js';
+import { JsonReader, JsonSplitter } from './json-stream.js';
+import { ObjectReader } from './objects.js';
+import { YamlReader, YamlSplitter } from './yaml-stream.js';
 
 const dumpExtensions = new Set(['.yaml', '.yml', '.json']);
+/** Bytes read before deciding JSON or YAML, unless the input is shorter. */
+const sniffBytes = 1024;
 
 async function filesIn(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -21,12 +29,6 @@ async function filesIn(dir: string): Promise<string[]> {
   return out;
 }
 
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function describeFsError(target: string, error: unknown): InputError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new InputError(`reading dump ${target}: no such file or directory`);
@@ -35,10 +37,85 @@ function describeFsError(target: string, error: unknown): InputError {
   return new InputError(`reading dump ${target}: ${(error as Error).message}`);
 }
 
-export async function readDump(target: string, stdin: NodeJS.ReadableStream): Promise<Snapshot> {
-  const texts: { label: string; text: string }[] = [];
+/**
+ * JSON when the text opens an object whose first key is quoted (`{"`), or an array; YAML
+ * otherwise, flow style (`{kind: Pod}`) included. Undefined: too little text to say yet.
+ */
+export function looksLikeJson(start: string, complete: boolean): boolean | undefined {
+  const match = /^\uFEFF?[\s[]*/.exec(start);
+  const rest = start.slice(match?.[0].length ?? 0);
+  const opened = (match?.[0] ?? '').includes('[');
+  if (rest === '') return complete ? opened : undefined;
+  if (rest[0] !== '{') return opened && /^[\]"\d-]/.test(rest);
+  const afterBrace = rest.slice(1).trimStart();
+  if (afterBrace === '') return complete ? true : undefined;
+  return afterBrace[0] === '"' || afterBrace[0] === '}';
+}
+
+interface Splitter {
+  push(chunk: Uint8Array): void;
+  end(): void;
+}
+
+/** Reports at most four times a second, and only once reading has taken a second. */
+export function progressMeter(
+  report: ((line: string) => void) | undefined,
+  clock: () => number = () => performance.now(),
+): (label: string, bytes: number, objects: number) => void {
+  if (!report) return () => undefined;
+  const start = clock();
+  let last = Number.NEGATIVE_INFINITY;
+  return (label, bytes, objects) => {
+    const now = clock();
+    if (now - start < 1000 || now - last < 250) return;
+    last = now;
+    report(`reading dump ${label}: ${Math.round(bytes / 1e6).toLocaleString('en-US')} MB, ${objects.toLocaleString('en-US')} objects so far`);
+  };
+}
+
+async function readInput(
+  chunks: AsyncIterable<unknown>,
+  label: string,
+  objects: ObjectReader,
+  meter: ReturnType<typeof progressMeter>,
+): Promise<void> {
+  const shortLabel = label === '<stdin>' ? 'stdin' : path.basename(label);
+  let splitter: Splitter | undefined;
+  let held: Buffer[] = [];
+  let bytes = 0;
+  const choose = (complete: boolean): Splitter | undefined => {
+    const json = looksLikeJson(Buffer.concat(held).subarray(0, 1 << 16).toString('utf8'), complete);
+    if (json === undefined) return undefined;
+    const chosen = json ? new JsonSplitter(new JsonReader(objects, label), label) : new YamlSplitter(new YamlReader(objects, label));
+    for (const chunk of held) chosen.push(chunk);
+    held = [];
+    return chosen;
+  };
+  for await (const raw of chunks) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
+    bytes += chunk.length;
+    if (splitter) splitter.push(chunk);
+    else {
+      held.push(chunk);
+      if (bytes >= sniffBytes) splitter = choose(bytes >= 1 << 16);
+    }
+    meter(shortLabel, bytes, objects.count);
+  }
+  splitter ??= choose(true);
+  splitter?.end();
+}
+
+export interface ReadDumpOptions {
+  /** Called with a line such as "reading dump case.yaml: 120 MB, 41,000 objects so far". */
+  progress?: (line: string) => void;
+}
+
+export async function readDump(target: string, stdin: NodeJS.ReadableStream, options: ReadDumpOptions = {}): Promise<Snapshot> {
+  const collector = new Collector();
+  const objects = new ObjectReader((found) => collector.add(found));
+  const meter = progressMeter(options.progress);
   if (target === '-') {
-    texts.push({ label: '<stdin>', text: await readStdin(stdin) });
+    await readInput(stdin, '<stdin>', objects, meter);
   } else {
     let info;
     try {
@@ -50,20 +127,17 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream): Pr
     if (files.length === 0) throw new InputError(`reading dump ${target}: the directory holds no .yaml, .yml or .json file`);
     for (const file of files) {
       try {
-        texts.push({ label: file, text: await readFile(file, 'utf8') });
+        await readInput(createReadStream(file, { highWaterMark: 1 << 20 }), file, objects, meter);
       } catch (error) {
+        if (error instanceof InputError) throw error;
+        if ((error as NodeJS.ErrnoException).code === undefined) throw error;
         throw describeFsError(file, error);
       }
     }
   }
-  const located = texts.flatMap(({ label, text }) =>
-    parseDocuments(text, label).flatMap((doc, i, all) => flatten(doc, all.length > 1 ? `${label}, document ${i + 1}` : label)),
-  );
-  if (located.length === 0) throw new InputError(`reading dump ${target}: it holds no Kubernetes objects`);
-  const { collections } = sortIntoCollections(located);
-  const gaps: Gap[] = [];
-  for (const collection of ['nodes', 'events'] as const) {
-    if (collections[collection].length === 0) gaps.push({ collection, cause: 'absentFromDump' });
-  }
-  return { source: { kind: 'dump', description: target === '-' ? 'stdin' : target }, objects: collections, gaps };
+  if (objects.count === 0) throw new InputError(`reading dump ${target}: it holds no Kubernetes objects`);
+  const { collections, notes } = collector.finish();
+  // Every kind the dump does not hold is a gap; the engine tells which matter for the pod.
+  const gaps: Gap[] = collectionNames.filter((c) => collections[c].length === 0).map((collection) => ({ collection, cause: 'absentFromDump' }));
+  return { source: { kind: 'dump', description: target === '-' ? 'stdin' : target }, objects: collections, gaps, notes };
 }

@@ -426,8 +426,10 @@ class LiveReader {
     const everything = selections.some((s) => s.namespace === undefined && s.labelSelector === '');
     if (names.length <= this.perObjectReadsUpTo && !everything) {
       this.progress(`reading the pods of ${names.length} candidate node${names.length === 1 ? '' : 's'}`);
-      reads.push(...names.map((node) => this.podsOnNode(node)));
       reads.push(...selections.map((s) => this.selectedPods(s)));
+      // The first read alone: a 403 on pods at cluster scope stops the others before they are sent.
+      const [first, ...rest] = names;
+      if (first !== undefined) reads.push(this.podsOnNode(first).then(() => Promise.all(rest.map((node) => this.podsOnNode(node)))));
     } else {
       this.progress(`listing every non-terminal pod (${names.length} candidate nodes)`);
       const candidates = new Set(names);

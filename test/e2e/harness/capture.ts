@@ -6,7 +6,7 @@
 //   nodes:   [{ name, labels?, taints?, allocatable?, capacity?, unschedulable? }]
 //   objects: [ any manifests; Pods without spec.nodeName are the ones evaluated ]
 //
-// Writes <outdir>/dump.yaml (kubectl get ... -A -o yaml) and <outdir>/per-node.json:
+// Writes <outdir>/dump/ (one kubectl get <kind> -A -o yaml file per kind) and <outdir>/per-node.json:
 // for each unschedulable pod and each node, the PodScheduled message of a copy of the
 // pod pinned to that node alone by a required node affinity matchFields metadata.name In [node].
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { NodeSpec, Obj, PodCondition, PodLike } from './cluster.js';
 import { startTestCluster, type TestCluster } from './index.js';
-import { DUMP_KINDS, probeNodes, verdictOf as verdict, type Verdict } from './probe.js';
+import { pinningHidesSpread, writeDumpDir, probeNodes, probeNodesByCordon, verdictOf as verdict, type Verdict } from './probe.js';
 import { sleep } from './wait.js';
 
 interface Scenario {
@@ -27,6 +27,7 @@ interface PodReport {
   name: string;
   podScheduled: Verdict;
   nodes: Record<string, Verdict>;
+  pin?: 'affinity' | 'cordon';
 }
 
 function readScenario(file: string): Scenario {
@@ -81,8 +82,7 @@ async function main(): Promise<void> {
         console.error(`warning: ${e instanceof Error ? e.message : String(e)}`),
       );
     }
-    const dump = await c.kubectl(['get', DUMP_KINDS, '-A', '-o', 'yaml']);
-    writeFileSync(join(outDir, 'dump.yaml'), dump.stdout);
+    await writeDumpDir(c, join(outDir, 'dump'));
 
     const nodeNames = scenario.nodes.map((n) => n.name);
     const pods: PodReport[] = [];
@@ -93,7 +93,11 @@ async function main(): Promise<void> {
         podScheduled: verdict(condition, pod),
         nodes: {},
       };
-      if (condition.status === 'False' && condition.reason === 'Unschedulable') report.nodes = await probeNodes(c, pod, nodeNames);
+      if (condition.status === 'False' && condition.reason === 'Unschedulable') {
+        // A Honor spread constraint counts only the nodes the pod's affinity allows: pin by cordons.
+        report.pin = pinningHidesSpread(pod) ? 'cordon' : 'affinity';
+        report.nodes = report.pin === 'cordon' ? await probeNodesByCordon(c, pod, nodeNames) : await probeNodes(c, pod, nodeNames);
+      }
       pods.push(report);
     }
     const perNode = { kubernetesVersion: c.version, scenario: scenarioFile, capturedAt: new Date().toISOString(), pods };
@@ -103,7 +107,7 @@ async function main(): Promise<void> {
       console.log(`${p.namespace}/${p.name}: ${p.podScheduled.status} ${p.podScheduled.reason ?? ''} ${p.podScheduled.message ?? p.podScheduled.nodeName ?? ''}`);
       for (const [n, v] of Object.entries(p.nodes)) console.log(`  ${n}: ${v.error ?? `${v.status} ${v.reason ?? ''} ${v.message ?? v.nodeName ?? ''}`}`);
     }
-    console.log(`wrote ${join(outDir, 'dump.yaml')} and ${join(outDir, 'per-node.json')}`);
+    console.log(`wrote ${join(outDir, 'dump')} and ${join(outDir, 'per-node.json')}`);
   } finally {
     await c.stop();
   }

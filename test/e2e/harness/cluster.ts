@@ -124,12 +124,37 @@ export async function apply(t: ClusterTarget, objects: Obj[]): Promise<void> {
   const namespaces = new Set(rest.map((o) => o.metadata?.namespace ?? 'default'));
   const needSA = rest.some((o) => o.kind === 'Pod');
   if (needSA) for (const ns of namespaces) await waitForServiceAccount(t, ns);
-  await kubectlApply(t, rest.map((o) => (o.kind === 'Pod' ? { ...o, status: undefined } : o)));
-  for (const o of rest) {
+  // Workloads last, once every quota counts the pods already there: a quota whose status the
+  // controller has not computed from a complete pod cache would admit what it should reject.
+  const workloads = rest.filter((o) => WORKLOAD_KINDS.has(o.kind ?? ''));
+  const others = rest.filter((o) => !WORKLOAD_KINDS.has(o.kind ?? ''));
+  await kubectlApply(t, others.map((o) => (o.kind === 'Pod' ? { ...o, status: undefined } : o)));
+  for (const o of others) {
     if (o.kind !== 'Pod' || !o.status || !o.metadata?.name) continue;
     const ns = o.metadata.namespace ?? 'default';
     await t.api.patch(`/api/v1/namespaces/${enc(ns)}/pods/${enc(o.metadata.name)}/status`, { status: o.status });
   }
+  const quotas = others.filter((o) => o.kind === 'ResourceQuota');
+  if (workloads.length > 0) await Promise.all(quotas.map((q) => waitForQuotaUsage(t, q.metadata?.namespace ?? 'default', q.metadata?.name ?? '')));
+  await kubectlApply(t, workloads);
+}
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+
+interface QuotaLike extends Obj {
+  status?: { used?: Record<string, string> };
+}
+
+/** Until the quota controller has counted every non-terminal pod of the namespace (status.used.pods). */
+async function waitForQuotaUsage(t: ClusterTarget, ns: string, name: string): Promise<void> {
+  await waitFor(`ResourceQuota ${ns}/${name} status`, async () => {
+    const quota = await t.api.get<QuotaLike>(`/api/v1/namespaces/${enc(ns)}/resourcequotas/${enc(name)}`);
+    const used = quota.status?.used;
+    if (!used) return undefined;
+    if (used['pods'] === undefined) return true;
+    const pods = await t.api.get<{ items: PodLike[] }>(`/api/v1/namespaces/${enc(ns)}/pods?fieldSelector=${enc('status.phase!=Succeeded,status.phase!=Failed')}`);
+    return Number(used['pods']) === pods.items.length ? true : undefined;
+  });
 }
 
 export function podScheduledCondition(pod: PodLike): PodCondition | undefined {

@@ -8,27 +8,34 @@
 // default): it counts only nodes that match the pod's node affinity, so a pinned copy sees its
 // own domain alone and is always within skew (see pinningHidesSpread). Cordons leave the copy's
 // affinity as it is; PodTopologySpread does not look at spec.unschedulable.
-import { parseSchedulerMessage } from '../../../src/engine/scheduler-message/index.js';
+import { pluginOfReason, splitSchedulerMessage } from '../../support/scheduler-reasons.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApiError } from './api.js';
 import type { Obj, PodCondition, PodLike } from './cluster.js';
 import type { TestCluster } from './index.js';
+import type { Verdict } from '../../support/probe-verdict.js';
 import { sleep } from './wait.js';
 
 /** What capture.ts and the end-to-end round trip dump (`kubectl get <kinds> -A -o yaml`). */
 export const DUMP_KINDS =
-  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,jobs,limitranges,resourcequotas,priorityclasses';
+  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,daemonsets,jobs,cronjobs,limitranges,resourcequotas,priorityclasses';
 
-/** The message of the nodes a pinned copy leaves out (NodeAffinity's PreFilter result). */
-export const PIN_REASON = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
-
-export interface Verdict {
-  status?: string;
-  reason?: string;
-  message?: string;
-  nodeName?: string;
-  nominatedNodeName?: string;
-  error?: string;
+/**
+ * The README's capture into a folder: one `kubectl get <kind> -A -o yaml` per kind, in a file
+ * named after the kind, so that a kind the cluster has none of is known to be captured and
+ * empty (a single List cannot say that: an empty kind leaves no trace in it).
+ */
+export async function writeDumpDir(c: TestCluster, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  await Promise.all(DUMP_KINDS.split(',').map(async (kind) => {
+    const { stdout } = await c.kubectl(['get', kind, '-A', '-o', 'yaml']);
+    writeFileSync(join(dir, `${kind}.yaml`), stdout);
+  }));
+  return dir;
 }
+
+export type { Verdict } from '../../support/probe-verdict.js';
 
 export function verdictOf(c: PodCondition | undefined, pod?: PodLike): Verdict {
   return {
@@ -178,49 +185,12 @@ export async function probeNodesByCordon(c: TestCluster, pod: PodLike, nodes: st
 
 /** How many nodes a message counts as unschedulable (NodeUnschedulable). */
 function cordonedCount(message: string): number {
-  const parsed = parseSchedulerMessage(message);
-  return parsed.reasons.filter((r) => r.plugin === 'NodeUnschedulable').reduce((n, r) => n + r.count, 0);
+  const split = splitSchedulerMessage(message);
+  if (split.kind !== 'nodeCounts') return 0;
+  return split.reasons.filter((r) => pluginOfReason(r.reason) === 'NodeUnschedulable').reduce((n, r) => n + r.count, 0);
 }
 
-export type NodeVerdict = { plugin: string } | { preFilter: string };
-
-/**
- * The plugin a pinned copy's message names for its node ('fits' when the copy was scheduled),
- * or the PreFilter plugin when the scheduler failed the pod before any node. Throws on
- * anything else (unknown wordings, more than one plugin for one node).
- */
-export function nodeVerdict(node: string, v: Verdict, totalNodes: number, pin: 'affinity' | 'cordon' = 'affinity'): NodeVerdict {
-  const fail = (msg: string): never => {
-    throw new Error(`${node}: ${msg}`);
-  };
-  if (v.error) fail(`the probe failed: ${v.error}`);
-  if (v.status === 'True') return { plugin: 'fits' };
-  if (v.status !== 'False' || v.reason !== 'Unschedulable' || !v.message) fail(`unexpected probe verdict ${JSON.stringify(v)}`);
-  const message = v.message ?? '';
-  const parsed = parseSchedulerMessage(message);
-  if (parsed.kind === 'preFilter') {
-    const plugin = parsed.preFilterReason?.plugin ?? fail(`no plugin for pre-filter reason "${parsed.preFilterReason?.text ?? ''}"`);
-    return { preFilter: plugin };
-  }
-  if (parsed.kind !== 'nodeCounts') fail(`not a per-node message: ${message}`);
-  if (parsed.unknownReasons.length > 0) fail(`reasons the catalog does not know: ${parsed.unknownReasons.join(' | ')}`);
-  // The other nodes, left out by the pin: NodeAffinity's PreFilter result, or the cordons.
-  const isPin = (r: { text: string; plugin?: string }) => (pin === 'affinity' ? r.text === PIN_REASON : r.plugin === 'NodeUnschedulable');
-  const pinnedCount = parsed.reasons.filter(isPin).reduce((n, r) => n + r.count, 0);
-  // Cordon pins: the node itself may be cordoned too, its first failing plugin NodeUnschedulable.
-  if (pin === 'cordon' && pinnedCount === totalNodes) return { plugin: 'NodeUnschedulable' };
-  if (totalNodes > 1 && pinnedCount !== totalNodes - 1) {
-    fail(`expected ${totalNodes - 1} nodes left out by the pin, message says ${pinnedCount}: ${message}`);
-  }
-  const own = parsed.reasons.filter((r) => !isPin(r));
-  if (own.length === 0) fail(`nothing left after removing the pin's count: ${message}`);
-  const plugins = [...new Set(own.map((r) => r.plugin ?? fail(`no plugin for "${r.text}"`)))];
-  // The scheduler stops at a node's first failing plugin; only NodeResourcesFit speaks
-  // more than once (one reason per missing resource), so one plugin is left.
-  if (plugins.length !== 1) fail(`more than one plugin for one node (${plugins.join(', ')}): ${message}`);
-  for (const r of own) if (r.count !== 1) fail(`reason "${r.text}" counted ${r.count} times for one node`);
-  return { plugin: plugins[0] as string };
-}
+export { nodeVerdict, type NodeVerdict } from '../../support/probe-verdict.js';
 
 interface SpreadConstraint {
   whenUnsatisfiable?: string;

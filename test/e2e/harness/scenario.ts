@@ -267,7 +267,8 @@ export async function resetCluster(c: TestCluster): Promise<void> {
       c.api.get<{ items: Obj[] }>('/api/v1/namespaces'),
     ]);
     const left = namespaces.items.filter((n) => !SYSTEM_NAMESPACES.has(n.metadata?.name ?? ''));
-    return podList.items.length + nodeList.items.length + pvList.items.length + left.length === 0 ? true : undefined;
+    const pods = podList.items.filter((p) => p.metadata?.namespace !== 'kube-system');
+    return pods.length + nodeList.items.length + pvList.items.length + left.length === 0 ? true : undefined;
   }, { timeoutMs: 30_000, intervalMs: 50 });
   // Nothing may outlive its namespace (it would still show in cluster-wide lists).
   const leftovers = (await Promise.all(scenarioNamespaces.flatMap((ns) => collections.map(async (t) => {

@@ -1,10 +1,9 @@
 // What the end-to-end files share: a control plane with read-only users, a dump taken by the
 // admin, the parts of a diagnosis a live run and a dump run must agree on, and timing lines.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startTestCluster, type TestCluster, type UserSpec } from './index.js';
-import { DUMP_KINDS } from './probe.js';
+import { writeDumpDir } from './probe.js';
 import { READ_ONLY_VERBS, WRITE_PROBES, allowed, fullReadObjects } from './rbac.js';
 import type { DiagnosisJson } from './why-pending.js';
 
@@ -30,11 +29,24 @@ export async function expectNoWrites(c: TestCluster, name: string, namespace?: s
  * Starts a control plane with VIEWER (token) bound to the README's read-only ClusterRole, plus
  * `users`, and checks that none of them can write (SubjectAccessReview as the admin).
  */
+/**
+ * A pod that stands in for the system pods every real cluster runs. A dump that holds no pod
+ * but the target is read as a capture without pods (a gap, see src/engine/gaps.ts); with this
+ * one there, a dump of the test cluster is as complete as it really is. It asks no scheduler
+ * that runs and requests nothing, so no verdict changes; resetCluster leaves it in place.
+ */
+export const BYSTANDER = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'why-pending-bystander', namespace: 'kube-system', labels: { 'app.kubernetes.io/name': 'why-pending-bystander' } },
+  spec: { schedulerName: 'why-pending-no-such-scheduler', containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10' }] },
+};
+
 export async function startE2eCluster(opts: ClusterOptions = {}): Promise<TestCluster> {
   const users = [{ name: VIEWER }, ...(opts.users ?? [])];
   const c = await startTestCluster({ users, log: (m) => console.log(`[controlplane] ${m}`) });
   try {
-    await c.apply(fullReadObjects([VIEWER]));
+    await c.apply([...fullReadObjects([VIEWER]), BYSTANDER]);
     for (const u of users) await expectNoWrites(c, u.name);
     return c;
   } catch (e) {
@@ -48,12 +60,9 @@ export function expectReadOnlyRules(rules: { verbs: string[] }[]): void {
   for (const r of rules) for (const v of r.verbs) expect(READ_ONLY_VERBS).toContain(v);
 }
 
-/** `kubectl get <DUMP_KINDS> -A -o yaml` as the admin, written to a file in the cluster's dir. */
+/** The README's capture as the admin: a folder of one file per kind, in the cluster's dir. */
 export async function dumpCluster(c: TestCluster, name: string): Promise<string> {
-  const { stdout } = await c.kubectl(['get', DUMP_KINDS, '-A', '-o', 'yaml']);
-  const file = join(c.dir, `${name}.dump.yaml`);
-  writeFileSync(file, stdout);
-  return file;
+  return writeDumpDir(c, join(c.dir, `${name}.dump`));
 }
 
 /** A FailedCreate message names the pod the controller tried to create, a new name each try. */

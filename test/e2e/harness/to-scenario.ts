@@ -3,7 +3,7 @@
 //   npx tsx test/e2e/harness/to-scenario.ts <capture-dir> <scenario-folder> <namespace/pod>
 //   npx tsx test/e2e/harness/to-scenario.ts <capture-dir> <scenario-folder> <namespace/deploy/name>
 //
-// Copies <capture-dir>/dump.yaml to <folder>/cluster.yaml and writes <folder>/expected.yaml
+// Copies <capture-dir>/dump/ (one file per kind) to <folder>/cluster/ and writes <folder>/expected.yaml
 // from what the REAL control plane did, never from the why-pending engine:
 //   stage        from the pod's state in the dump: scheduling gates -> SchedulingGated; no
 //                PodScheduled condition and no scheduling event -> NoScheduler; PodScheduled
@@ -12,21 +12,26 @@
 //   firstPlugins for an Unschedulable pod, node -> the plugin kube-scheduler reported for the
 //                probe copy pinned to that node (per-node.json): the "didn't satisfy
 //                plugin(s) [NodeAffinity]" count (the other nodes, left out by the pin) is
-//                removed and what remains is mapped to its plugin with the scheduler-message
-//                catalog; a probe that was scheduled is `fits`.
+//                removed and what remains is mapped to its plugin with the test-side table of
+//                the scheduler's reason strings (test/support/scheduler-reasons.ts, kept apart
+//                from the engine's catalog); a probe that was scheduled is `fits`. The raw
+//                probe conditions are kept beside them in <folder>/probes.yaml, which the
+//                scenario runner maps again with the same table.
 //   preFilter    instead of firstPlugins when the scheduler failed the pod before any node.
 //   scheduler    {agrees: true} when the whole-pod message had per-node counts.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { parseSchedulerMessage, type ParsedSchedulerMessage } from '../../../src/engine/scheduler-message/index.js';
-import { nodeVerdict, type Verdict } from './probe.js';
+import { pluginOfReason, splitSchedulerMessage, type SplitMessage } from '../../support/scheduler-reasons.js';
+import { nodeVerdict, type Verdict } from '../../support/probe-verdict.js';
 
 interface PodReport {
   namespace: string;
   name: string;
   podScheduled: Verdict;
   nodes: Record<string, Verdict>;
+  /** How each probe was pinned to its node (capture.ts: cordons where the affinity pin would hide spread). */
+  pin?: 'affinity' | 'cordon';
 }
 
 interface PerNode {
@@ -66,6 +71,8 @@ interface Condition {
 interface Expected {
   description: string;
   capturedFrom: string;
+  /** The dump folder, one file per kind (as the README's capture writes it). */
+  dump: string;
   query: { namespace: string; name: string };
   stage: string;
   firstPlugins?: Record<string, string>;
@@ -80,10 +87,12 @@ function fail(msg: string): never {
   throw new Error(msg);
 }
 
-function readObjects(file: string): K8sObject[] {
-  const doc = parse(readFileSync(file, 'utf8')) as { items?: K8sObject[] } | K8sObject[] | null;
-  if (Array.isArray(doc)) return doc;
-  return doc?.items ?? [];
+function readObjects(dir: string): K8sObject[] {
+  return readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().flatMap((f) => {
+    const doc = parse(readFileSync(join(dir, f), 'utf8')) as { items?: K8sObject[] } | K8sObject[] | null;
+    if (Array.isArray(doc)) return doc;
+    return doc?.items ?? [];
+  });
 }
 
 /** The scenario file's leading comment, joined into one paragraph. */
@@ -106,11 +115,11 @@ const eventsAbout = (objects: K8sObject[], kind: string, ns: string, name: strin
   objects.filter((o) => o.kind === 'Event' && o.involvedObject?.kind === kind && o.involvedObject.namespace === ns && o.involvedObject.name === name);
 
 /** Per plugin, the number of nodes in the whole-pod message (a node once per plugin). */
-function nodesByPlugin(parsed: ParsedSchedulerMessage): Map<string, number> {
+function nodesByPlugin(split: SplitMessage & { kind: 'nodeCounts' }): Map<string, number> {
   const out = new Map<string, number>();
   const byPlugin = new Map<string, number[]>();
-  for (const r of parsed.reasons) {
-    const key = r.plugin ?? `? ${r.text}`;
+  for (const r of split.reasons) {
+    const key = pluginOfReason(r.reason) ?? `? ${r.reason}`;
     byPlugin.set(key, [...(byPlugin.get(key) ?? []), r.count]);
   }
   // A node gives one reason per plugin, except NodeResourcesFit (one per missing resource):
@@ -133,13 +142,14 @@ function main(): void {
   const name = queryText.slice(slash + 1);
 
   const perNode = JSON.parse(readFileSync(join(captureDir, 'per-node.json'), 'utf8')) as PerNode;
-  const objects = readObjects(join(captureDir, 'dump.yaml'));
+  const objects = readObjects(join(captureDir, 'dump'));
   const version = perNode.kubernetesVersion;
   const nodes = objects.filter((o) => o.kind === 'Node').map((o) => o.metadata?.name ?? '');
   const comment = scenarioComment(perNode.scenario);
 
   const expected: Partial<Expected> & { description: string } = { description: '', capturedFrom: version, query: { namespace, name } };
   const notes: string[] = [];
+  let probes: Record<string, unknown> | undefined;
 
   const ownerSlash = name.indexOf('/');
   if (ownerSlash > 0) {
@@ -175,13 +185,15 @@ function main(): void {
       expected.stage = 'Unschedulable';
       const whole = condition.message ?? '';
       notes.push(`The scheduler said: "${whole}"`);
-      const parsedWhole = parseSchedulerMessage(whole);
+      const parsedWhole = splitSchedulerMessage(whole);
       const report = perNode.pods.find((p) => p.namespace === namespace && p.name === name) ?? fail(`per-node.json has no report for ${namespace}/${name}`);
-      const verdicts = nodes.map((n) => [n, nodeVerdict(n, report.nodes[n] ?? fail(`per-node.json has no probe for node ${n}`), nodes.length)] as const);
+      const pin = report.pin ?? 'affinity';
+      const verdicts = nodes.map((n) => [n, nodeVerdict(n, report.nodes[n] ?? fail(`per-node.json has no probe for node ${n}`), nodes.length, pin)] as const);
+      probes = { kubernetesVersion: version, pin, totalNodes: nodes.length, nodes: Object.fromEntries(nodes.map((n) => [n, report.nodes[n]])) };
       const preFilters = [...new Set(verdicts.flatMap(([, v]) => ('preFilter' in v ? [v.preFilter] : [])))];
       if (preFilters.length > 0) {
         if (preFilters.length !== 1 || verdicts.some(([, v]) => !('preFilter' in v))) fail(`mixed pre-filter verdicts: ${JSON.stringify(verdicts)}`);
-        if (parsedWhole.kind !== 'preFilter' || parsedWhole.preFilterReason?.plugin !== preFilters[0]) fail(`the whole-pod message disagrees with the probes' pre-filter ${preFilters[0] ?? ''}: ${whole}`);
+        if (parsedWhole.kind !== 'preFilter' || parsedWhole.plugin !== preFilters[0]) fail(`the whole-pod message disagrees with the probes' pre-filter ${preFilters[0] ?? ''}: ${whole}`);
         expected.preFilter = preFilters;
       } else {
         expected.firstPlugins = Object.fromEntries(verdicts.map(([n, v]) => [n, 'plugin' in v ? v.plugin : '']));
@@ -210,6 +222,7 @@ function main(): void {
   const ordered: Expected = {
     description: expected.description,
     capturedFrom: version,
+    dump: 'cluster',
     query: { namespace, name },
     stage: expected.stage ?? fail('no stage'),
     ...(expected.firstPlugins ? { firstPlugins: expected.firstPlugins } : {}),
@@ -217,9 +230,10 @@ function main(): void {
     ...(expected.scheduler ? { scheduler: expected.scheduler } : {}),
   };
   mkdirSync(folder, { recursive: true });
-  copyFileSync(join(captureDir, 'dump.yaml'), join(folder, 'cluster.yaml'));
+  cpSync(join(captureDir, 'dump'), join(folder, 'cluster'), { recursive: true });
   writeFileSync(join(folder, 'expected.yaml'), stringify(ordered, { lineWidth: 100 }));
-  console.log(`wrote ${join(folder, 'cluster.yaml')} and ${join(folder, 'expected.yaml')} (stage ${ordered.stage})`);
+  if (probes) writeFileSync(join(folder, 'probes.yaml'), `# The scheduler's PodScheduled condition for each probe copy of the pod, pinned to one node\n# (${String(probes['pin'])} pin), as captured; test/scenarios.test.ts maps them to plugins with\n# test/support/scheduler-reasons.ts, not with the engine.\n${stringify(probes, { lineWidth: 0 })}`);
+  console.log(`wrote ${join(folder, 'cluster')} and ${join(folder, 'expected.yaml')} (stage ${ordered.stage})`);
 }
 
 try {

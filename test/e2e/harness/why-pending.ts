@@ -17,11 +17,12 @@ export interface DiagnosisJson {
   stage: string;
   stageDetail: { stage: string; owner?: { kind: string; namespace?: string; name: string }; failures?: { reason?: string; message?: string; reporter?: string }[]; [k: string]: unknown };
   summary: string;
-  pod: { namespace: string; name: string; uid?: string; [k: string]: unknown };
+  pod: { namespace: string; name?: string; uid?: string; [k: string]: unknown };
   requests?: Record<string, unknown>;
   preFilter: { plugin: string; code: string; kind: string; message: string }[];
-  nodes: { name: string; fits: boolean; firstPlugin?: string; reasons: { plugin: string; code: string; kind: string; message: string }[]; unchecked?: string[] }[];
-  counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> };
+  nodes: { name: string; fits: boolean; verdict: 'fits' | 'fails' | 'unproven'; firstPlugin?: string; reasons: { plugin: string; code: string; kind: string; message: string }[]; unchecked?: string[] }[];
+  counts: { nodes: number; fitting: number; unproven: number; byFirstPlugin: Record<string, number> };
+  notChecked: { plugin: string; cause: string }[];
   scheduler: {
     source: string;
     message?: string;

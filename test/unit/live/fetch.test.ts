@@ -197,6 +197,15 @@ describe('partial permissions', () => {
     expect(outcome.diagnosis.gaps).toEqual(snapshot.gaps);
   });
 
+  it('pods forbidden at cluster scope: one per-node read finds it out, the others are never sent', async () => {
+    const objects = taintedCase();
+    objects.nodes = [node('n1').obj(), node('n2').obj(), node('n3').obj(), node('n4').obj()];
+    const server = await cluster(objects, ['/api/v1/pods']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).filter((p) => p.startsWith('/api/v1/pods'))).toHaveLength(1);
+    expect(snapshot.gaps).toContainEqual({ collection: 'pods', cause: 'forbidden', permission: { verb: 'list', resource: 'pods', scope: 'cluster' } });
+  });
+
   it('namespace-only access: each forbidden collection is named with its scope', async () => {
     const objects = taintedCase();
     objects.nodes = [node('n2').obj()];

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { Reason } from '../../../src/engine/model.js';
+import { podFacts } from '../../../src/engine/facts.js';
+import type { NotEvaluated, Reason } from '../../../src/engine/model.js';
 import rule, { type DynamicResourcesDetail, type ResolvedResourceClaim } from '../../../src/engine/rules/DynamicResources.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
 import { evaluate, resourceClaim, resourceClaimStatus } from '../../support/volume-builders.js';
 
 const unresolvable = (detail: DynamicResourcesDetail): Reason => ({ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail });
-const notChecked = (...claims: ResolvedResourceClaim[]): Reason => ({ plugin: 'DynamicResources', code: 'Unschedulable', detail: { kind: 'resourceClaimsNotChecked', unchecked: true, claims } });
+const notChecked = (...claims: ResolvedResourceClaim[]): NotEvaluated => ({ kind: 'resourceClaims', claims });
 
 interface Case {
   name: string;
   pod: PodBuilder;
   preFilter?: Reason[];
-  /** The same on every node. */
-  each?: Reason[];
+  /** The rule says it does not evaluate the pod: "not checked" on every node, never a pass. */
+  notEvaluated?: NotEvaluated;
 }
 
 const cases: Case[] = [
@@ -20,12 +21,12 @@ const cases: Case[] = [
   {
     name: 'a claim named directly cannot be checked and says so on every node',
     pod: pod('p').with(resourceClaim('gpu', { claim: 'shared-gpu' })),
-    each: [notChecked({ podClaim: 'gpu', claim: 'shared-gpu' })],
+    notEvaluated: notChecked({ podClaim: 'gpu', claim: 'shared-gpu' }),
   },
   {
     name: 'a claim generated from a template is found through the pod status',
     pod: pod('p').with(resourceClaim('gpu', { template: 'one-gpu' })).with(resourceClaimStatus('gpu', 'p-gpu-x7k2')),
-    each: [notChecked({ podClaim: 'gpu', claim: 'p-gpu-x7k2', template: 'one-gpu' })],
+    notEvaluated: notChecked({ podClaim: 'gpu', claim: 'p-gpu-x7k2', template: 'one-gpu' }),
   },
   {
     name: 'a template claim not created yet fails the pod before any node',
@@ -50,7 +51,9 @@ const cases: Case[] = [
 
 describe('DynamicResources', () => {
   it.each(cases)('$name', (c) => {
-    const outcome = evaluate(rule, c.pod.obj(), [node('n1').obj(), node('n2').obj()]);
-    expect(outcome).toEqual({ preFilter: c.preFilter ? { reasons: c.preFilter } : {}, nodes: { n1: c.each ?? [], n2: c.each ?? [] } });
+    const target = c.pod.obj();
+    const outcome = evaluate(rule, target, [node('n1').obj(), node('n2').obj()]);
+    expect(outcome).toEqual({ preFilter: c.preFilter ? { reasons: c.preFilter } : {}, nodes: { n1: [], n2: [] } });
+    expect(rule.notEvaluated?.(podFacts(target))).toEqual(c.notEvaluated);
   });
 });

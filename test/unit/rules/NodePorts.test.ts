@@ -1,21 +1,89 @@
+// NodePorts, case for case with kube-scheduler's own table (nodeports/node_ports_test.go
+// TestNodePorts; pods there are "PROTOCOL/hostIP/port"), plus the pods already on the node:
+// upstream fills NodeInfo.UsedPorts with schedutil.GetHostPorts, which counts regular
+// containers and restartable (sidecar) init containers only.
+import type { V1ContainerPort } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import rule from '../../../src/engine/rules/NodePorts.js';
-import { node, pod } from '../../support/builders.js';
+import rule, { hostPorts } from '../../../src/engine/rules/NodePorts.js';
+import { node, pod, type PodBuilder } from '../../support/builders.js';
 import { runRule } from './check.js';
 
-const cases = [
-  { name: 'a free host port fits', pod: pod('p').hostPort(8080), others: [pod('a').hostPort(9090).on('n')], conflicts: [] },
-  { name: 'same port on another protocol fits', pod: pod('p').hostPort(53, 'UDP'), others: [pod('a').hostPort(53, 'TCP').on('n')], conflicts: [] },
-  { name: 'same port on two specific addresses fits', pod: pod('p').hostPort(80, 'TCP', '10.0.0.1'), others: [pod('a').hostPort(80, 'TCP', '10.0.0.2').on('n')], conflicts: [] },
-  { name: 'same port and protocol conflicts', pod: pod('p').hostPort(8080), others: [pod('a').hostPort(8080).on('n')], conflicts: [['default/a']] },
-  { name: '0.0.0.0 conflicts with a specific address', pod: pod('p').hostPort(80, 'TCP', '10.0.0.1'), others: [pod('a').hostPort(80).on('n')], conflicts: [['default/a']] },
-  { name: 'a finished pod frees its port', pod: pod('p').hostPort(8080), others: [pod('a').hostPort(8080).on('n').phase('Succeeded')], conflicts: [] },
+/** upstream newPod(host, "UDP/127.0.0.1/8080", ...): one container with those host ports. */
+function withPorts(name: string, ...specs: string[]): PodBuilder {
+  const b = pod(name);
+  for (const spec of specs) {
+    const [protocol = 'TCP', hostIP = '', port = '0'] = spec.split('/');
+    b.hostPort(Number(port), protocol, hostIP);
+  }
+  return b;
+}
+
+/** An init container with these host ports; a sidecar when `sidecar` (restartPolicy Always). */
+function initPorts(b: PodBuilder, sidecar: boolean, ...ports: number[]): PodBuilder {
+  return b.with((p) => {
+    const c = { name: sidecar ? 'sidecar' : 'init', image: 'init', ports: ports.map((n): V1ContainerPort => ({ containerPort: n, hostPort: n, protocol: 'TCP' })) };
+    (p.spec!.initContainers ??= []).push(sidecar ? { ...c, restartPolicy: 'Always' } : c);
+  });
+}
+
+const noPorts = (name = 'p') => pod(name).with((p) => (p.spec!.containers = [{ name: 'app', image: 'app' }]));
+
+// [upstream name, incoming pod, the pod on the node, fits]
+const upstream: [string, PodBuilder, PodBuilder, boolean][] = [
+  ['skip filter', noPorts(), withPorts('a'), true],
+  ['other port', withPorts('p', 'UDP/127.0.0.1/8080'), withPorts('a', 'UDP/127.0.0.1/9090'), true],
+  ['same udp port', withPorts('p', 'UDP/127.0.0.1/8080'), withPorts('a', 'UDP/127.0.0.1/8080'), false],
+  ['same tcp port', withPorts('p', 'TCP/127.0.0.1/8080'), withPorts('a', 'TCP/127.0.0.1/8080'), false],
+  ['different host ip', withPorts('p', 'TCP/127.0.0.1/8080'), withPorts('a', 'TCP/127.0.0.2/8080'), true],
+  ['different protocol', withPorts('p', 'UDP/127.0.0.1/8080'), withPorts('a', 'TCP/127.0.0.1/8080'), true],
+  ['second udp port conflict', withPorts('p', 'UDP/127.0.0.1/8000', 'UDP/127.0.0.1/8080'), withPorts('a', 'UDP/127.0.0.1/8080'), false],
+  ['first tcp port conflict', withPorts('p', 'TCP/127.0.0.1/8001', 'UDP/127.0.0.1/8080'), withPorts('a', 'TCP/127.0.0.1/8001', 'UDP/127.0.0.1/8081'), false],
+  ['first tcp port conflict due to 0.0.0.0 hostIP', withPorts('p', 'TCP/0.0.0.0/8001'), withPorts('a', 'TCP/127.0.0.1/8001'), false],
+  ['TCP hostPort conflict due to 0.0.0.0 hostIP', withPorts('p', 'TCP/10.0.10.10/8001', 'TCP/0.0.0.0/8001'), withPorts('a', 'TCP/127.0.0.1/8001'), false],
+  ['second tcp port conflict to 0.0.0.0 hostIP', withPorts('p', 'TCP/127.0.0.1/8001'), withPorts('a', 'TCP/0.0.0.0/8001'), false],
+  ['second different protocol', withPorts('p', 'UDP/127.0.0.1/8001'), withPorts('a', 'TCP/0.0.0.0/8001'), true],
+  ['UDP hostPort conflict due to 0.0.0.0 hostIP', withPorts('p', 'UDP/127.0.0.1/8001'), withPorts('a', 'TCP/0.0.0.0/8001', 'UDP/0.0.0.0/8001'), false],
+  ['non-sidecar initContainer using hostPort', initPorts(noPorts(), false, 8001), withPorts('a', 'TCP/0.0.0.0/8001'), true],
+  ['TCP hostPort conflict from sidecar initContainer', initPorts(noPorts(), true, 8001), withPorts('a', 'TCP/0.0.0.0/8001'), false],
 ];
 
-describe('NodePorts', () => {
-  it.each(cases)('$name', ({ pod: p, others, conflicts }) => {
-    const reasons = runRule(rule, p.obj(), node('n').obj(), { pods: others.map((o) => o.obj()) });
-    expect(reasons.map((r) => (r.detail.kind === 'hostPortInUse' ? r.detail.usedBy.map((u) => `${u.namespace}/${u.name}`) : []))).toEqual(conflicts);
-    for (const r of reasons) expect(r.code).toBe('Unschedulable');
+// The other side: which ports the pods already on the node hold (NodeInfo.UsedPorts).
+const existing: [string, PodBuilder, PodBuilder, boolean][] = [
+  ["a plain init container of a pod on the node holds no port (it has exited)", withPorts('p', 'TCP//8001'), initPorts(noPorts('a'), false, 8001), true],
+  ['a sidecar of a pod on the node holds its port for the pod\'s whole life', withPorts('p', 'TCP//8001'), initPorts(noPorts('a'), true, 8001), false],
+  ['a sidecar wanting the port a sidecar on the node holds', initPorts(noPorts(), true, 8001), initPorts(noPorts('a'), true, 8001), false],
+  ['a containerPort without hostPort holds nothing', withPorts('p', 'TCP//8080'), pod('a').with((p) => (p.spec!.containers[0]!.ports = [{ containerPort: 8080 }])), true],
+  ['an empty protocol is TCP and an empty hostIP is 0.0.0.0', withPorts('p', 'TCP/10.0.0.1/53'), pod('a').with((p) => (p.spec!.containers[0]!.ports = [{ containerPort: 53, hostPort: 53 }])), false],
+];
+
+describe('NodePorts, upstream TestNodePorts', () => {
+  it.each([...upstream, ...existing])('%s', (_name, incoming, onNode, fits) => {
+    const reasons = runRule(rule, incoming.obj(), node('n').obj(), { pods: [onNode.on('n').obj()] });
+    expect(reasons.length === 0).toBe(fits);
+    for (const r of reasons) {
+      expect(r.code).toBe('Unschedulable');
+      expect(r.detail.kind === 'hostPortInUse' && r.detail.usedBy.map((u) => u.name)).toEqual(['a']);
+    }
+  });
+
+  it('names every wanted port that is taken, with the pod that holds it', () => {
+    const reasons = runRule(rule, withPorts('p', 'TCP//80', 'TCP//443', 'UDP//53').obj(), node('n').obj(), {
+      pods: [withPorts('a', 'TCP//80').on('n').obj(), withPorts('b', 'TCP/10.0.0.2/443').on('n').obj()],
+    });
+    expect(reasons.map((r) => r.detail)).toEqual([
+      { kind: 'hostPortInUse', wanted: { port: 80, protocol: 'TCP', hostIP: '0.0.0.0' }, usedBy: [{ namespace: 'default', name: 'a', port: { port: 80, protocol: 'TCP', hostIP: '0.0.0.0' } }] },
+      { kind: 'hostPortInUse', wanted: { port: 443, protocol: 'TCP', hostIP: '0.0.0.0' }, usedBy: [{ namespace: 'default', name: 'b', port: { port: 443, protocol: 'TCP', hostIP: '10.0.0.2' } }] },
+    ]);
+  });
+
+  it('a finished pod frees its port', () => {
+    expect(runRule(rule, withPorts('p', 'TCP//8080').obj(), node('n').obj(), { pods: [withPorts('a', 'TCP//8080').on('n').phase('Succeeded').obj()] })).toEqual([]);
+  });
+});
+
+describe('hostPorts (schedutil.GetHostPorts)', () => {
+  it('lists sidecars first, then regular containers, and leaves plain init containers out', () => {
+    const p = initPorts(initPorts(withPorts('p', 'TCP//80'), false, 9000), true, 9001).obj();
+    expect(hostPorts(p).map((h) => h.port)).toEqual([9001, 80]);
   });
 });

@@ -1,0 +1,62 @@
+// Whether the scheduler's words were cut: only a FailedScheduling event can be, at the event
+// limit (schedule_one.go truncateMessage: 1024 bytes ending in " ..."); the PodScheduled
+// condition never is, and a message that ends without a period (v1.37's successful preemption)
+// is whole.
+import type { V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { compareWithScheduler, schedulerWords } from '../../src/engine/agreement.js';
+import type { NodeVerdict } from '../../src/engine/diagnosis.js';
+import type { ClusterEvent } from '../../src/snapshot/types.js';
+
+const placement = '0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node worker-1, preempting 1 victims';
+// A 60-taint message, and the event the scheduler would write for it.
+const long = `0/2 nodes are available: ${Array.from({ length: 60 }, (_, i) => `1 node(s) had untolerated taint {key-${i}: value-${i}}`).join(', ')}.`;
+const cut = `${long.slice(0, 1020)} ...`;
+
+const podWith = (message?: string): V1Pod => ({
+  metadata: { name: 'p', namespace: 'default' },
+  status: { phase: 'Pending', ...(message ? { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }] } : {}) },
+});
+const event = (message: string): ClusterEvent => ({ type: 'Warning', reason: 'FailedScheduling', message, involved: { kind: 'Pod', namespace: 'default', name: 'p' }, count: 1, reporter: 'default-scheduler' });
+const short = (name: string): NodeVerdict => ({
+  name,
+  fits: false,
+  verdict: 'fails',
+  pods: 2,
+  unchecked: [],
+  reasons: [{ plugin: 'NodeResourcesFit', code: 'Unschedulable', detail: { kind: 'insufficientResource', resource: 'cpu', requested: 2000n, used: 3000n, allocatable: 3920n, free: 920n, short: 1080n, exceedsAllocatable: false } }],
+} as unknown as NodeVerdict);
+
+describe('schedulerWords: truncated only for an event cut at the limit', () => {
+  it.each([
+    ['a v1.37 successful preemption in the condition', podWith(placement), [], 'condition', false],
+    ['a v1.37 successful preemption in the event alone', podWith(), [event(placement)], 'event', false],
+    ['an event cut at 1024 bytes', podWith(), [event(cut)], 'event', true],
+    ['the condition, even when the event was cut', podWith(long), [event(cut)], 'condition', false],
+    ['a short event ending in " ..."', podWith(), [event('0/2 nodes are available: 2 Insufficient cpu. ...')], 'event', false],
+  ] as const)('%s', (_name, pod, events, source, truncated) => {
+    const words = schedulerWords(pod, [...events]);
+    expect(words.source).toBe(source);
+    expect(words.truncated).toBe(truncated);
+  });
+});
+
+describe('compareWithScheduler', () => {
+  it('v1.37: a successful preemption agrees, with no cut claimed', () => {
+    const a = compareWithScheduler(schedulerWords(podWith(placement), []), [short('worker-1'), short('worker-2')], [], true, false);
+    expect(a).toMatchObject({ agrees: true, truncated: false, likelyCauses: [], schedulerTally: { 'NodeResourcesFit: Insufficient cpu': 2 } });
+    expect(a.parsed?.truncated).toBe(false);
+    expect(a.parsed?.preemption?.placement).toEqual({ node: 'worker-1', victims: 1 });
+  });
+
+  it('the same words from an event are not a cut either', () => {
+    const a = compareWithScheduler(schedulerWords(podWith(), [event(placement)]), [short('worker-1'), short('worker-2')], [], true, false);
+    expect(a).toMatchObject({ source: 'event', agrees: true, truncated: false, likelyCauses: [] });
+  });
+
+  it('a cut event says so', () => {
+    const a = compareWithScheduler(schedulerWords(podWith(), [event(cut)]), [short('worker-1'), short('worker-2')], [], true, false);
+    expect(a.truncated).toBe(true);
+    expect(a.likelyCauses).toContain('truncatedEvent');
+  });
+});
