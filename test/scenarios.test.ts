@@ -24,6 +24,8 @@ interface Expected {
   json?: Record<string, unknown>;
   /** Text the human report must contain. */
   contains?: string[];
+  /** Text the human report must not contain (a cause drawn from a gap, say). */
+  absent?: string[];
   /** Set when the scheduler's messages were captured from a real control plane (version). */
   capturedFrom?: string;
   /** The dump, when it is not this folder's cluster.yaml (the README's bundled example). */
@@ -98,10 +100,11 @@ describe('whole-cluster scenarios', () => {
       const json = JSON.parse(JSON.stringify(present(d), jsonReplacer)) as Record<string, unknown>;
       expect(json).toMatchObject(expected.json);
     }
-    if (expected.contains) {
+    if (expected.contains || expected.absent) {
       let text = '';
       reportHuman(d, { write: (s) => (text += s), color: false, columns: 200 }, { wide: false });
-      for (const needle of expected.contains) expect(text).toContain(needle);
+      for (const needle of expected.contains ?? []) expect(text).toContain(needle);
+      for (const needle of expected.absent ?? []) expect(text).not.toContain(needle);
     }
   });
 });

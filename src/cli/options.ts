@@ -17,12 +17,15 @@ Examples:
   # Diagnose the pending pods of a Deployment (or rs/, sts/, ds/, job/, cronjob/)
   kubectl why-pending deploy/web -n shop
 
-  # Diagnose from a dump someone shared, without cluster access
-  kubectl get nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,jobs,limitranges,resourcequotas,priorityclasses -A -o yaml > case.yaml
-  kubectl why-pending web-0 -n shop --from-dump case.yaml
+  # Diagnose from a dump someone shared, without cluster access (one file per kind, so
+  # that a kind the cluster has none of is known to be captured)
+  mkdir case && for r in nodes pods events pvc pv storageclasses csinodes replicasets \
+      deployments statefulsets daemonsets jobs cronjobs limitranges resourcequotas priorityclasses; do
+    kubectl get "$r" -A -o yaml > "case/$r.yaml"; done
+  kubectl why-pending web-0 -n shop --from-dump case
 
   # Machine-readable diagnosis
-  kubectl why-pending web-0 -n shop --from-dump case.yaml -o json
+  kubectl why-pending web-0 -n shop --from-dump case -o json
 
 Exit codes: 0 diagnosis printed, 1 internal error, 2 usage error, 3 unreadable input,
 4 pod or owner not found, 5 cluster unreachable or access denied, 6 Node.js too old.`;

@@ -7,7 +7,7 @@ import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
 import { relevantGaps, withDerivedGaps } from './gaps.js';
 import { judge, type Judgement } from './judge.js';
-import { ownerChain } from './owners.js';
+import { ownerAndAbove, ownerChain } from './owners.js';
 import type { PluginName } from './plugins.js';
 import { decideStage } from './stage.js';
 import { resolve, type Query } from './target.js';
@@ -105,7 +105,7 @@ function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDet
     kind: 'Diagnosis',
     // No Pod object: the name asked for when it was a pod's (never an owner's kind/name), and
     // the owner; no invented scheduler.
-    pod: { namespace: owner.namespace, ...(query.name.includes('/') ? {} : { name: query.name }), owners: [owner] },
+    pod: { namespace: owner.namespace, ...(query.name.includes('/') ? {} : { name: query.name }), owners: ownerAndAbove(snapshot, owner) },
     stage: stageDetail.stage,
     stageDetail,
     preFilter: [],

@@ -29,9 +29,18 @@ function controllerOf(metadata: V1ObjectMeta | undefined): V1OwnerReference | un
 
 /** The pod's owners, nearest first. Owners missing from the snapshot end the chain but are still named. */
 export function ownerChain(snapshot: Snapshot, pod: V1Pod): ObjectRef[] {
+  return chainFrom(snapshot, pod.metadata?.namespace ?? 'default', pod.metadata);
+}
+
+/** `owner` and the owners above it, nearest first (a ReplicaSet, then its Deployment). */
+export function ownerAndAbove(snapshot: Snapshot, owner: ObjectRef): ObjectRef[] {
+  const found = isOwnerKind(owner.kind) ? findOwner(snapshot, owner.kind, owner.namespace, owner.name) : undefined;
+  return [owner, ...chainFrom(snapshot, owner.namespace, found?.metadata)];
+}
+
+function chainFrom(snapshot: Snapshot, namespace: string, metadata: V1ObjectMeta | undefined): ObjectRef[] {
   const chain: ObjectRef[] = [];
-  const namespace = pod.metadata?.namespace ?? 'default';
-  let ref = controllerOf(pod.metadata);
+  let ref = controllerOf(metadata);
   while (ref && chain.length < 5) {
     chain.push({ kind: ref.kind, namespace, name: ref.name, uid: ref.uid });
     if (!isOwnerKind(ref.kind)) break;

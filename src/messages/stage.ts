@@ -9,7 +9,8 @@ export function stageSentence(d: Diagnosis): string {
     case 'AdmissionRejected': {
       const last = s.failures[s.failures.length - 1];
       // Asked for by owner (deploy/web), the pods have no name of their own yet.
-      const subject = d.pod.name === undefined ? `No pod of ${s.owner.kind} ${s.owner.namespace}/${s.owner.name} was ever created` : `Pod ${pod} was never created`;
+      const top = d.pod.owners[d.pod.owners.length - 1] ?? s.owner;
+      const subject = d.pod.name === undefined ? `No pod of ${top.kind} ${top.namespace}/${top.name} was ever created` : `Pod ${pod} was never created`;
       return `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last?.message ?? 'FailedCreate'}`;
     }
     case 'SchedulingGated':

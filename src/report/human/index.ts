@@ -31,6 +31,17 @@ function noteLines(d: Diagnosis): string[] {
         return ['The pod asks more than the whole allocatable of every node: no eviction or preemption can help; shrink the request or add bigger nodes.'];
       case 'noNodes':
         return ['There are no nodes to schedule on.'];
+      case 'repeatedObjects': {
+        const count = n.data['count'] as number;
+        return [`(the input held ${count} repeated object${count === 1 ? '' : 's'}; each object was read once)`];
+      }
+      case 'conflictingVersions': {
+        const o = n.data['object'] as { kind: string; namespace?: string; name: string };
+        const kept = n.data['kept'] as { resourceVersion?: string; where: string };
+        const dropped = n.data['dropped'] as { resourceVersion?: string; where: string }[];
+        const version = (v: { resourceVersion?: string; where: string }) => `resourceVersion ${v.resourceVersion ?? '<none>'} (${v.where})`;
+        return [`(${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} appears in ${dropped.length + 1} versions: kept the newer, ${version(kept)}; dropped ${dropped.map(version).join(', ')})`];
+      }
       default:
         return [];
     }

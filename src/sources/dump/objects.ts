@@ -3,6 +3,7 @@
 import type { CoreV1Event, EventsV1Event, V1ObjectReference } from '@kubernetes/client-node';
 import { collectionOfKind, toTime, type ClusterEvent, type CollectionName } from '../../snapshot/types.js';
 import { InputError } from '../../errors.js';
+import { collectionOfListKind } from './captured.js';
 import { validateObject } from './validate.js';
 
 export interface Located {
@@ -60,6 +61,8 @@ function itemKindOf(listKind: unknown): string | undefined {
 export class ObjectReader implements DocumentSink {
   /** Objects found so far, of every kind. */
   count = 0;
+  /** Collections a typed list (PodList) was seen for, even an empty one. */
+  readonly listed = new Set<CollectionName>();
   private list: { kindKnown: boolean; itemKind: string | undefined; waiting: { item: unknown; where: string }[] } | undefined;
 
   constructor(private readonly emit: (found: Located) => void) {}
@@ -78,10 +81,17 @@ export class ObjectReader implements DocumentSink {
   }
 
   document(value: unknown, where: string): void {
+    this.noteList(isObject(value) ? value['kind'] : undefined);
     this.emitAll(flatten(value, where));
   }
 
+  private noteList(kind: unknown): void {
+    const collection = collectionOfListKind(kind);
+    if (collection) this.listed.add(collection);
+  }
+
   listStart(kind: string | undefined): void {
+    this.noteList(kind);
     this.list = { kindKnown: kind !== undefined, itemKind: itemKindOf(kind), waiting: [] };
   }
 
@@ -99,6 +109,7 @@ export class ObjectReader implements DocumentSink {
     const list = this.list;
     this.list = undefined;
     if (!list) return;
+    if (!list.kindKnown) this.noteList(isObject(head) ? head['kind'] : undefined);
     const itemKind = list.kindKnown ? list.itemKind : itemKindOf(isObject(head) ? head['kind'] : undefined);
     for (const { item, where } of list.waiting) this.emitItem(item, itemKind, where);
   }

@@ -6,7 +6,8 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { collectionNames, type Gap, type Snapshot } from '../../snapshot/types.js';
+import { collectionNames, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
+import { collectionOfFile } from './captured.js';
 import { InputError } from '../../errors.js';
 import { Collector } from './collect.js';
 import { JsonReader, JsonSplitter } from './json-stream.js';
@@ -112,6 +113,7 @@ export interface ReadDumpOptions {
 
 export async function readDump(target: string, stdin: NodeJS.ReadableStream, options: ReadDumpOptions = {}): Promise<Snapshot> {
   const collector = new Collector();
+  const captured = new Set<CollectionName>();
   const objects = new ObjectReader((found) => collector.add(found));
   const meter = progressMeter(options.progress);
   if (target === '-') {
@@ -128,6 +130,8 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
     for (const file of files) {
       try {
         await readInput(createReadStream(file, { highWaterMark: 1 << 20 }), file, objects, meter);
+        const named = collectionOfFile(file);
+        if (named) captured.add(named);
       } catch (error) {
         if (error instanceof InputError) throw error;
         if ((error as NodeJS.ErrnoException).code === undefined) throw error;
@@ -137,7 +141,9 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
   }
   if (objects.count === 0) throw new InputError(`reading dump ${target}: it holds no Kubernetes objects`);
   const { collections, notes } = collector.finish();
-  // Every kind the dump does not hold is a gap; the engine tells which matter for the pod.
-  const gaps: Gap[] = collectionNames.filter((c) => collections[c].length === 0).map((collection) => ({ collection, cause: 'absentFromDump' }));
+  // Every kind the dump does not hold, and shows no sign of having captured, is a gap; the
+  // engine tells which matter for the pod.
+  for (const c of objects.listed) captured.add(c);
+  const gaps: Gap[] = collectionNames.filter((c) => collections[c].length === 0 && !captured.has(c)).map((collection) => ({ collection, cause: 'absentFromDump' }));
   return { source: { kind: 'dump', description: target === '-' ? 'stdin' : target }, objects: collections, gaps, notes };
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { NodeSpec, Obj, PodCondition, PodLike } from './cluster.js';
 import { startTestCluster, type TestCluster } from './index.js';
-import { pinningHidesSpread, writeDumpDir, probeNodes, probeNodesByCordon, verdictOf as verdict, type Verdict } from './probe.js';
+import { BYSTANDER, pinningHidesSpread, writeDumpDir, probeNodes, probeNodesByCordon, verdictOf as verdict, type Verdict } from './probe.js';
 import { sleep } from './wait.js';
 
 interface Scenario {
@@ -49,6 +49,7 @@ async function settlePending(c: TestCluster, explicit: [string, string][]): Prom
   const list = await c.api.get<{ items: PodLike[] }>(`/api/v1/pods?fieldSelector=${encodeURIComponent('spec.nodeName=')}`);
   for (const p of list.items) {
     const ns = p.metadata?.namespace ?? 'default';
+    if (ns === BYSTANDER.metadata.namespace) continue; // the stand-in for system pods waits for no scheduler
     const name = p.metadata?.name ?? '';
     if (!out.has(key(ns, name))) out.set(key(ns, name), await c.waitForPodScheduled(ns, name));
   }
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
       const { name, ...spec } = n;
       await c.createNode(name, spec);
     }
-    await c.apply(scenario.objects);
+    await c.apply([BYSTANDER, ...scenario.objects]);
     const explicit = scenario.objects
       .filter((o) => o.kind === 'Pod' && !(o.spec as { nodeName?: string } | undefined)?.nodeName)
       .map((o): [string, string] => [o.metadata?.namespace ?? 'default', o.metadata?.name ?? '']);

@@ -17,6 +17,19 @@ import type { TestCluster } from './index.js';
 import type { Verdict } from '../../support/probe-verdict.js';
 import { sleep } from './wait.js';
 
+/**
+ * A pod that stands in for the system pods every real cluster runs. A dump that holds no pod
+ * but the target is read as a capture without pods (a gap, see src/engine/gaps.ts); with this
+ * one there, a dump of the test cluster is as complete as it really is. It asks no scheduler
+ * that runs and requests nothing, so no verdict changes; resetCluster leaves it in place.
+ */
+export const BYSTANDER = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'why-pending-bystander', namespace: 'kube-system', labels: { 'app.kubernetes.io/name': 'why-pending-bystander' } },
+  spec: { schedulerName: 'why-pending-no-such-scheduler', containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10' }] },
+};
+
 /** What capture.ts and the end-to-end round trip dump (`kubectl get <kinds> -A -o yaml`). */
 export const DUMP_KINDS =
   'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,daemonsets,jobs,cronjobs,limitranges,resourcequotas,priorityclasses';

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startTestCluster, type TestCluster, type UserSpec } from './index.js';
-import { writeDumpDir } from './probe.js';
+import { BYSTANDER, writeDumpDir } from './probe.js';
 import { READ_ONLY_VERBS, WRITE_PROBES, allowed, fullReadObjects } from './rbac.js';
 import type { DiagnosisJson } from './why-pending.js';
 
@@ -29,19 +29,6 @@ export async function expectNoWrites(c: TestCluster, name: string, namespace?: s
  * Starts a control plane with VIEWER (token) bound to the README's read-only ClusterRole, plus
  * `users`, and checks that none of them can write (SubjectAccessReview as the admin).
  */
-/**
- * A pod that stands in for the system pods every real cluster runs. A dump that holds no pod
- * but the target is read as a capture without pods (a gap, see src/engine/gaps.ts); with this
- * one there, a dump of the test cluster is as complete as it really is. It asks no scheduler
- * that runs and requests nothing, so no verdict changes; resetCluster leaves it in place.
- */
-export const BYSTANDER = {
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'why-pending-bystander', namespace: 'kube-system', labels: { 'app.kubernetes.io/name': 'why-pending-bystander' } },
-  spec: { schedulerName: 'why-pending-no-such-scheduler', containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10' }] },
-};
-
 export async function startE2eCluster(opts: ClusterOptions = {}): Promise<TestCluster> {
   const users = [{ name: VIEWER }, ...(opts.users ?? [])];
   const c = await startTestCluster({ users, log: (m) => console.log(`[controlplane] ${m}`) });

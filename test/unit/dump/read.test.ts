@@ -89,6 +89,20 @@ describe('every collection the dump does not hold is a gap', () => {
   });
 });
 
+describe('a kind captured empty is no gap', () => {
+  const emptyList = stringify({ apiVersion: 'v1', kind: 'List', items: [], metadata: { resourceVersion: '' } });
+  const nodes = stringify({ apiVersion: 'v1', kind: 'List', items: [objectOf('Node')] });
+  it.each<{ name: string; files: Record<string, string>; captured: CollectionName[] }>([
+    { name: 'one file per kind, as the README captures: empty files named after their kind', files: { 'nodes.yaml': nodes, 'pv.yaml': emptyList, 'persistentvolumeclaims.json': '{"apiVersion":"v1","items":[],"kind":"List"}' }, captured: ['nodes', 'persistentVolumes', 'persistentVolumeClaims'] },
+    { name: 'short names and singular names count too', files: { 'no.yaml': nodes, 'SC.yml': emptyList, 'csinode.yaml': emptyList }, captured: ['nodes', 'storageClasses', 'csiNodes'] },
+    { name: 'an empty typed list says its kind (cluster-info dump, the raw API)', files: { 'dump.yaml': nodes, 'x.json': '{"kind":"PodList","apiVersion":"v1","items":[]}' }, captured: ['nodes', 'pods'] },
+    { name: 'a file named after no kind proves nothing', files: { 'nodes.yaml': nodes, 'case.yaml': emptyList }, captured: ['nodes'] },
+  ])('$name', async ({ files, captured }) => {
+    const snapshot = await readDump(dumpFolder(files), stdin());
+    expect(snapshot.gaps.map((g) => g.collection)).toEqual(collectionNames.filter((c) => !captured.includes(c)));
+  });
+});
+
 describe('stdin', () => {
   it.each([
     { name: 'YAML in small chunks', text: exampleText, sizes: [3, 17] },

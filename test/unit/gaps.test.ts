@@ -1,0 +1,90 @@
+// Partial input is a gap, never an answer: what the engine does with each kind of gap, rule by
+// rule, and which gaps it reports for a pod.
+import type { V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/engine/diagnose.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
+import { emptyCollections, type Collections, type Gap, type Snapshot } from '../../src/snapshot/types.js';
+import { node, pod } from '../support/builders.js';
+
+function snapshotOf(objects: Partial<Collections>, gaps: Gap[], kind: 'dump' | 'live' = 'dump'): Snapshot {
+  return { source: { kind, description: 'test' }, objects: { ...emptyCollections(), ...objects }, gaps };
+}
+
+function diagnosisOf(snapshot: Snapshot, name = 'p'): Diagnosis {
+  const outcome = diagnose(snapshot, { namespace: 'default', name });
+  if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+  return outcome.diagnosis;
+}
+
+const pending = (p: V1Pod): V1Pod => ({ ...p, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/2 nodes are available: 2 Insufficient cpu.' }] } });
+const target = pending(pod('p').req({ cpu: '1' }).obj());
+const other = pod('other', 'kube-system').req({ cpu: '3' }).on('big').obj();
+
+describe('a dump whose only pod is the target', () => {
+  const snapshot = snapshotOf({ pods: [target], nodes: [node('big').allocatable({ cpu: '4' }).obj(), node('small').allocatable({ cpu: '500m' }).obj()] }, []);
+  const d = diagnosisOf(snapshot);
+
+  it('is a gap on pods', () => {
+    expect(d.gaps).toEqual([{ collection: 'pods', cause: 'onlyTarget' }]);
+  });
+  it('leaves a node that passes what was checked unproven, never a fit', () => {
+    expect(d.nodes.find((n) => n.name === 'big')).toMatchObject({ fits: false, verdict: 'unproven', reasons: [], unchecked: ['NodeResourcesFit', 'InterPodAffinity'] });
+    expect(d.counts).toMatchObject({ fitting: 0, unproven: 1 });
+  });
+  it('keeps a failure that no missing pod can undo: a request above the whole allocatable', () => {
+    expect(d.nodes.find((n) => n.name === 'small')).toMatchObject({ fits: false, verdict: 'fails', reasons: [{ plugin: 'NodeResourcesFit' }] });
+  });
+  it('is no gap once any other pod is in the input, nor for a live read', () => {
+    expect(diagnosisOf(snapshotOf({ pods: [target, other], nodes: [node('big').obj()] }, [])).gaps).toEqual([]);
+    expect(diagnosisOf(snapshotOf({ pods: [target], nodes: [node('big').obj()] }, [], 'live')).gaps).toEqual([]);
+  });
+});
+
+describe('a claim the input cannot show', () => {
+  const withClaim = pending(pod('p').with((p) => {
+    p.spec!.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }];
+  }).obj());
+  const objects = { pods: [withClaim, other], nodes: [node('big').obj()] };
+
+  it('is never "not found" when claims were not captured: VolumeBinding is not checked', () => {
+    const d = diagnosisOf(snapshotOf(objects, [{ collection: 'persistentVolumeClaims', cause: 'absentFromDump' }]));
+    expect(d.preFilter).toEqual([]);
+    expect(d.nodes[0]).toMatchObject({ verdict: 'unproven' });
+    expect(d.nodes[0]?.unchecked).toContain('VolumeBinding');
+    expect(d.notChecked).toContainEqual({ plugin: 'VolumeBinding', cause: 'gap', collections: ['persistentVolumeClaims'] });
+  });
+  it('is "not found" when claims were captured and it is not among them', () => {
+    const d = diagnosisOf(snapshotOf(objects, []));
+    expect(d.preFilter.map((r) => r.plugin)).toEqual(['VolumeRestrictions']);
+  });
+});
+
+describe('which gaps are reported', () => {
+  it('a kind no check of this pod reads is not reported from a dump; a refused read always is', () => {
+    const gaps: Gap[] = [
+      { collection: 'cronJobs', cause: 'absentFromDump' },
+      { collection: 'priorityClasses', cause: 'forbidden', permission: { verb: 'list', resource: 'priorityclasses.scheduling.k8s.io', scope: 'cluster' } },
+    ];
+    expect(diagnosisOf(snapshotOf({ pods: [target, other], nodes: [node('big').obj()] }, gaps)).gaps).toEqual([gaps[1]]);
+  });
+});
+
+describe('an owner whose pods were never admitted', () => {
+  const rs = { metadata: { name: 'web-1', namespace: 'default', uid: 'rs', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd', controller: true }] } };
+  const deploy = { metadata: { name: 'web', namespace: 'default', uid: 'd' }, spec: { selector: { matchLabels: { app: 'web' } } } };
+  const failed = {
+    type: 'Warning', reason: 'FailedCreate', count: 3, reporter: 'replicaset-controller',
+    message: 'Error creating: pods "web-1-" is forbidden: exceeded quota: q, requested: requests.cpu=1, used: requests.cpu=0, limited: requests.cpu=500m',
+    involved: { kind: 'ReplicaSet', namespace: 'default', name: 'web-1', uid: 'rs' },
+  };
+  it('describes the owners, with no invented pod name or scheduler, and judges no node', () => {
+    const d = diagnosisOf(snapshotOf({ replicaSets: [rs], deployments: [deploy] as unknown as Collections['deployments'], events: [failed], nodes: [node('n').obj()] }, []), 'deploy/web');
+    expect(d.stage).toBe('AdmissionRejected');
+    expect(d.pod).toEqual({
+      namespace: 'default',
+      owners: [{ kind: 'ReplicaSet', namespace: 'default', name: 'web-1', uid: 'rs' }, { kind: 'Deployment', namespace: 'default', name: 'web', uid: 'd' }],
+    });
+    expect(d.counts.nodes).toBe(0);
+  });
+});
