@@ -11,7 +11,7 @@ export function stageSentence(d: Diagnosis): string {
       // Asked for by owner (deploy/web), the pods have no name of their own yet.
       const top = d.pod.owners[d.pod.owners.length - 1] ?? s.owner;
       const subject = d.pod.name === undefined ? `No pod of ${top.kind} ${top.namespace}/${top.name} was ever created` : `Pod ${pod} was never created`;
-      return `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last?.message ?? 'FailedCreate'}`;
+      return `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last ? withoutAggregation(last.message) : 'FailedCreate'}`;
     }
     case 'SchedulingGated':
       return `Pod ${pod} is held before scheduling by scheduling gate${s.gates.length > 1 ? 's' : ''} ${list(s.gates)}; the scheduler will not look at it until they are removed.`;
@@ -40,4 +40,12 @@ export function stageSentence(d: Diagnosis): string {
         ? `${d.pod.owners[0]?.kind ?? 'Owner'} ${d.pod.owners[0]?.name ?? d.pod.name} has no pods and no FailedCreate events: nothing is pending.`
         : `Pod ${pod} is not pending: its phase is ${s.phase}${s.reason ? ` (${s.reason})` : ''}.`;
   }
+}
+
+/**
+ * client-go's event correlator rewrites the message of an event that keeps recurring with small
+ * differences as "(combined from similar events): <message>"; the reader wants the message.
+ */
+function withoutAggregation(message: string): string {
+  return message.replace(/^\(combined from similar events\): /, '');
 }

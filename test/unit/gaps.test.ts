@@ -4,6 +4,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
+import { summarySentence } from '../../src/messages/summary.js';
 import { emptyCollections, type Collections, type Gap, type Snapshot } from '../../src/snapshot/types.js';
 import { node, pod } from '../support/builders.js';
 
@@ -75,7 +76,7 @@ describe('an owner whose pods were never admitted', () => {
   const deploy = { metadata: { name: 'web', namespace: 'default', uid: 'd' }, spec: { selector: { matchLabels: { app: 'web' } } } };
   const failed = {
     type: 'Warning', reason: 'FailedCreate', count: 3, reporter: 'replicaset-controller',
-    message: 'Error creating: pods "web-1-" is forbidden: exceeded quota: q, requested: requests.cpu=1, used: requests.cpu=0, limited: requests.cpu=500m',
+    message: '(combined from similar events): Error creating: pods "web-1-" is forbidden: exceeded quota: q, requested: requests.cpu=1, used: requests.cpu=0, limited: requests.cpu=500m',
     involved: { kind: 'ReplicaSet', namespace: 'default', name: 'web-1', uid: 'rs' },
   };
   it('describes the owners, with no invented pod name or scheduler, and judges no node', () => {
@@ -86,5 +87,9 @@ describe('an owner whose pods were never admitted', () => {
       owners: [{ kind: 'ReplicaSet', namespace: 'default', name: 'web-1', uid: 'rs' }, { kind: 'Deployment', namespace: 'default', name: 'web', uid: 'd' }],
     });
     expect(d.counts.nodes).toBe(0);
+  });
+  it('quotes the failure without the event correlator\'s "combined from similar events" prefix', () => {
+    const d = diagnosisOf(snapshotOf({ replicaSets: [rs], deployments: [deploy] as unknown as Collections['deployments'], events: [failed] }, []), 'deploy/web');
+    expect(summarySentence(d)).toBe('No pod of Deployment default/web was ever created: the API server rejected it at admission. ReplicaSet web-1 reports: Error creating: pods "web-1-" is forbidden: exceeded quota: q, requested: requests.cpu=1, used: requests.cpu=0, limited: requests.cpu=500m');
   });
 });

@@ -52,8 +52,9 @@ export async function dumpCluster(c: TestCluster, name: string): Promise<string>
   return writeDumpDir(c, join(c.dir, `${name}.dump`));
 }
 
-/** A FailedCreate message names the pod the controller tried to create, a new name each try. */
-const anyPodName = (text: string | undefined): string | undefined => text?.replace(/pods "[^"]+"/g, 'pods "…"');
+/** A FailedCreate message names the pod the controller tried to create, a new name each try, and
+ * a recurring one may be rewritten as "(combined from similar events): ..." between two reads. */
+const anyPodName = (text: string | undefined): string | undefined => text?.replace(/pods "[^"]+"/g, 'pods "…"').replace(/^\(combined from similar events\): /, '');
 
 /**
  * The parts of a diagnosis that a live read and a dump of the same cluster must give alike:
