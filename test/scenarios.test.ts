@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../src/engine/diagnose.js';
 import { reportHuman } from '../src/report/human/index.js';
-import { jsonReplacer, present } from '../src/report/present.js';
+import { present } from '../src/report/present.js';
 import { readDump } from '../src/sources/dump/read.js';
 import { comparableFirstPlugin, nodeVerdict, type Verdict } from './support/probe-verdict.js';
 
@@ -97,7 +97,7 @@ describe('whole-cluster scenarios', () => {
       if (expected.scheduler.source) expect(d.scheduler.source).toBe(expected.scheduler.source);
     }
     if (expected.json) {
-      const json = JSON.parse(JSON.stringify(present(d), jsonReplacer)) as Record<string, unknown>;
+      const json = JSON.parse(JSON.stringify(present(d))) as Record<string, unknown>;
       expect(json).toMatchObject(expected.json);
     }
     if (expected.contains || expected.absent) {
