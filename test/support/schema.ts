@@ -58,3 +58,10 @@ export function expectValidDiagnosis(doc: unknown, what = 'the -o json document'
   const errors = schemaErrors(doc);
   if (errors) assert.fail(`${what} does not match schema/diagnosis.v1.json:\n${errors}`);
 }
+
+/** The stdout of a -o json run, parsed, after checking it is a valid whypending/v1 document. */
+export function parseDiagnosisJson(stdout: string, what = '-o json'): unknown {
+  const doc = JSON.parse(stdout) as unknown;
+  expectValidDiagnosis(doc, what);
+  return doc;
+}
