@@ -192,6 +192,17 @@ describe('documents', () => {
     expect(insufficient(valid)).toMatchObject({ requested: expect.stringMatching(/^[0-9]+$/) });
   });
 
+  // Shapes no scenario reaches (the live source's gaps, notes that need a live cluster).
+  it.each([
+    { name: 'forbidden and failed reads', edit: (d) => Object.assign(d, { gaps: [{ collection: 'nodes', cause: 'forbidden', permission: { verb: 'list', resource: 'nodes', scope: 'cluster' } }, { collection: 'events', cause: 'error', detail: 'reading events: timeout' }] }) },
+    { name: 'a note of each kind', edit: (d) => Object.assign(d, { notes: Object.keys(noteKinds).map((kind) => ({ kind, data: {} })) }) },
+    { name: "the scheduler's event, not compared", edit: (d) => Object.assign(d.scheduler, { source: 'event', message: '0/5 nodes are available', agrees: null, likelyCauses: ['partialData', 'truncatedEvent'] }) },
+    { name: 'an unproven node', edit: (d) => Object.assign(node0(d), { verdict: 'unproven', reasons: [], firstPlugin: undefined, unchecked: ['VolumeBinding'] }) },
+    { name: 'no Pod object', edit: (d) => Object.assign(d, { pod: { namespace: 'shop', owners: [] }, requests: undefined }) },
+  ] satisfies { name: string; edit: (doc: DiagnosisV1) => unknown }[])('accepts $name', ({ edit }) => {
+    expect(schemaErrors(changed(edit))).toBe('');
+  });
+
   it.each([
     { name: 'an unknown stage', edit: (d) => Object.assign(d, { stage: 'Waiting' }), path: '/stage', keyword: 'enum' },
     { name: 'no nodes', edit: (d) => delete (d as Partial<DiagnosisV1>).nodes, path: '/', keyword: 'required' },
