@@ -33,7 +33,7 @@ export type ReasonV1 = { plugin: PluginName; code: StatusCode; message: string }
 /** Resource name to amount in Kubernetes notation ("1500m", "4Gi"), sorted by name. */
 export type QuantitiesV1 = Record<string, string>;
 
-export interface RequestsV1 {
+interface RequestsV1 {
   total: QuantitiesV1;
   containers: QuantitiesV1;
   sidecars: QuantitiesV1;
@@ -56,14 +56,14 @@ export interface NodeVerdictV1 {
   unchecked?: PluginName[];
 }
 
-export interface CountsV1 {
+interface CountsV1 {
   nodes: number;
   fitting: number;
   unproven: number;
   byFirstPlugin: Partial<Record<PluginName, number>>;
 }
 
-export interface SchedulerV1 {
+interface SchedulerV1 {
   source: 'condition' | 'event' | 'none';
   message?: string;
   conditionReason?: string;

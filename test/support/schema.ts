@@ -9,7 +9,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import { assert } from 'vitest';
 
-export const schemaPath = path.resolve(import.meta.dirname, '..', '..', 'schema', 'diagnosis.v1.json');
+const schemaPath = path.resolve(import.meta.dirname, '..', '..', 'schema', 'diagnosis.v1.json');
 export const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> };
 
 let compiled: ValidateFunction | undefined;
@@ -28,7 +28,7 @@ export function diagnosisValidator(): ValidateFunction {
  * Ajv's errors, one line each: where in the document, what failed, and the value found there.
  * "must match then" is left out when the failure inside the branch is listed too.
  */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined, doc: unknown): string {
+function describeErrors(errors: readonly ErrorObject[] | null | undefined, doc: unknown): string {
   const all = errors ?? [];
   const shown = all.some((e) => e.keyword !== 'if') ? all.filter((e) => e.keyword !== 'if') : all;
   return shown
