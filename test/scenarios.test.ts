@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../src/engine/diagnose.js';
 import { reportHuman } from '../src/report/human/index.js';
-import { jsonReplacer, present } from '../src/report/present.js';
+import { present } from '../src/report/present.js';
 import { readDump } from '../src/sources/dump/read.js';
 import { comparableFirstPlugin, nodeVerdict, type Verdict } from './support/probe-verdict.js';
+import { expectValidDiagnosis } from './support/schema.js';
 
 interface Expected {
   description: string;
@@ -96,10 +97,10 @@ describe('whole-cluster scenarios', () => {
       expect(d.scheduler.agrees).toBe(expected.scheduler.agrees);
       if (expected.scheduler.source) expect(d.scheduler.source).toBe(expected.scheduler.source);
     }
-    if (expected.json) {
-      const json = JSON.parse(JSON.stringify(present(d), jsonReplacer)) as Record<string, unknown>;
-      expect(json).toMatchObject(expected.json);
-    }
+    // Every scenario's -o json document is a valid whypending/v1 one.
+    const json = JSON.parse(JSON.stringify(present(d))) as Record<string, unknown>;
+    expectValidDiagnosis(json, `${folder}: -o json`);
+    if (expected.json) expect(json).toMatchObject(expected.json);
     if (expected.contains || expected.absent) {
       let text = '';
       reportHuman(d, { write: (s) => (text += s), color: false, columns: 200 }, { wide: false });

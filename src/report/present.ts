@@ -1,23 +1,36 @@
 // The diagnosis as documented data: English added next to each reason, amounts as decimal
 // strings in the scheduler's units (millicores for cpu, bytes, counts), quantities also in
-// Kubernetes notation where a person reads them. This is what -o json and -o yaml print.
+// Kubernetes notation where a person reads them. This is what -o json and -o yaml print; its
+// type is the documented contract (contract.ts, schema/diagnosis.v1.json).
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Reason } from '../engine/model.js';
 import { formatResource } from '../engine/quantity/index.js';
 import type { ResourceList } from '../engine/resources/amounts.js';
 import { describeReason } from '../messages/reasons.js';
 import { summarySentence } from '../messages/summary.js';
+import type { AsJson, DiagnosisV1, QuantitiesV1, ReasonV1 } from './contract.js';
 
-function presentReason(reason: Reason): Record<string, unknown> {
-  const { kind, ...data } = reason.detail;
-  return { plugin: reason.plugin, code: reason.code, kind, message: describeReason(reason.detail), ...data };
+/** A copy holding what JSON.stringify would write for bigints (decimal strings) and dates. */
+function asJson<T>(value: T): AsJson<T>;
+function asJson(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return value.toJSON();
+  if (Array.isArray(value)) return value.map((v: unknown) => asJson(v));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asJson(v)]));
+  return value;
 }
 
-function display(list: ResourceList): Record<string, string> {
+function presentReason(reason: Reason): ReasonV1 {
+  const detail = asJson(reason.detail);
+  // The kind before the message, the rest of its data after.
+  return Object.assign({ plugin: reason.plugin, code: reason.code, kind: detail.kind, message: describeReason(reason.detail) }, detail);
+}
+
+function display(list: ResourceList): QuantitiesV1 {
   return Object.fromEntries(Object.entries(list).sort(([a], [b]) => a.localeCompare(b)).map(([r, v]) => [r, formatResource(r, v)]));
 }
 
-export function present(d: Diagnosis): Record<string, unknown> {
+export function present(d: Diagnosis): DiagnosisV1 {
   return {
     apiVersion: d.apiVersion,
     kind: d.kind,
@@ -61,12 +74,7 @@ export function present(d: Diagnosis): Record<string, unknown> {
       likelyCauses: d.scheduler.likelyCauses,
     },
     ownerEvents: d.ownerEvents,
-    notes: d.notes,
+    notes: d.notes.map((n) => asJson(n)),
     gaps: d.gaps,
   };
-}
-
-/** JSON.stringify cannot write bigint: amounts become decimal strings. */
-export function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? value.toString() : value;
 }

@@ -1,12 +1,12 @@
 import { Document, visit } from 'yaml';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { hasTerminalControls, unicodeEscapeControls } from './escape.js';
-import { jsonReplacer, present } from './present.js';
+import { present } from './present.js';
 import type { Writer } from './writer.js';
 
 export function reportYaml(d: Diagnosis, out: Writer): void {
-  // Round-trip through JSON so the YAML holds exactly the JSON's data (bigint as strings).
-  out.write(toYaml(JSON.parse(JSON.stringify(present(d), jsonReplacer))));
+  // Round-trip through JSON so the YAML holds exactly the JSON's data (no undefined fields).
+  out.write(toYaml(JSON.parse(JSON.stringify(present(d)))));
 }
 
 /**

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { parseDiagnosisJson } from '../support/schema.js';
 import { cliMain, repoRoot, runCli } from './run.js';
 
 const scenarios = path.join(repoRoot, 'test', 'scenarios');
@@ -64,7 +65,7 @@ describe('terminal controls from a dump are shown, not obeyed', () => {
     const run = runCli([...unschedulable, '-o', 'json']);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toMatch(forbidden);
-    const json = JSON.parse(run.stdout) as { scheduler: { message: string }; nodes: { reasons: { taint?: { value: string } }[] }[]; ownerEvents: { message: string }[] };
+    const json = parseDiagnosisJson(run.stdout) as { scheduler: { message: string }; nodes: { reasons: { taint?: { value: string } }[] }[]; ownerEvents: { message: string }[] };
     expect(json.scheduler.message).toBe(`0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s).${ESC}]0;pwned${BEL}${ESC}[2J\rall good\u202Etxt.exe`);
     expect(json.nodes[1]?.reasons[0]?.taint?.value).toBe('gpu\u202Eevil');
     expect(json.ownerEvents[0]?.message).toBe(`${ESC}]0;owned${BEL}${ESC}[2J\rnothing to see\u2066here\u2069\u0085`);
@@ -75,7 +76,7 @@ describe('terminal controls from a dump are shown, not obeyed', () => {
       const yaml = runCli([...args, '-o', 'yaml']);
       expect(yaml.code).toBe(0);
       expect(yaml.stdout).not.toMatch(forbidden);
-      expect(parse(yaml.stdout)).toEqual(JSON.parse(runCli([...args, '-o', 'json']).stdout));
+      expect(parse(yaml.stdout)).toEqual(parseDiagnosisJson(runCli([...args, '-o', 'json']).stdout));
     }
   });
 

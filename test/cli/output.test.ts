@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { parseDiagnosisJson } from '../support/schema.js';
 import { repoRoot, runCli } from './run.js';
 
 const example = path.join(repoRoot, 'examples', 'gpu-taint-typo.yaml');
@@ -27,7 +28,7 @@ describe('output', () => {
 
   it('emits the documented JSON', () => {
     const run = runCli([...args, '-o', 'json']);
-    const json = JSON.parse(run.stdout) as { stage: string; pod: { name: string }; nodes: { name: string; fits: boolean; reasons: { plugin: string; code: string; message: string }[] }[]; scheduler: { agrees: boolean; source: string } };
+    const json = parseDiagnosisJson(run.stdout) as { stage: string; pod: { name: string }; nodes: { name: string; fits: boolean; reasons: { plugin: string; code: string; message: string }[] }[]; scheduler: { agrees: boolean; source: string } };
     expect(json.stage).toBe('Unschedulable');
     expect(json.pod.name).toBe('web-0');
     expect(json.nodes.map((n) => [n.name, n.fits, n.reasons[0]?.plugin])).toEqual([
@@ -41,7 +42,7 @@ describe('output', () => {
   });
 
   it('emits the same data as YAML', () => {
-    const asJson = JSON.parse(runCli([...args, '-o', 'json']).stdout) as unknown;
+    const asJson = parseDiagnosisJson(runCli([...args, '-o', 'json']).stdout);
     const asYaml = parse(runCli([...args, '-o', 'yaml']).stdout) as unknown;
     expect(asYaml).toEqual(asJson);
   });
@@ -49,7 +50,7 @@ describe('output', () => {
   it('reads the dump from stdin', () => {
     const run = runCli(['web-0', '-n', 'shop', '--from-dump', '-', '-o', 'json'], { input: readFileSync(example, 'utf8') });
     expect(run.code).toBe(0);
-    expect((JSON.parse(run.stdout) as { stage: string }).stage).toBe('Unschedulable');
+    expect((parseDiagnosisJson(run.stdout) as { stage: string }).stage).toBe('Unschedulable');
   });
 
   it('shows help with examples and exits 0', () => {
@@ -65,6 +66,6 @@ describe('output', () => {
       env: { ...process.env, PATH: `${path.join(repoRoot, 'bin')}:${process.env['PATH'] ?? ''}` },
     });
     expect(kubectl.stderr).toBe('');
-    expect((JSON.parse(kubectl.stdout) as { stage: string }).stage).toBe('Unschedulable');
+    expect((parseDiagnosisJson(kubectl.stdout) as { stage: string }).stage).toBe('Unschedulable');
   });
 });
