@@ -4,7 +4,9 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import { ClusterError } from '../../../src/errors.js';
+import { present } from '../../../src/report/present.js';
 import { readLive } from '../../../src/sources/live/fetch.js';
+import { expectValidDiagnosis } from '../../support/schema.js';
 import { node, pod } from '../../support/builders.js';
 import { configFor, startFakeApiServer, type FakeApiServer } from './fake-apiserver.js';
 import { clusterRoute, type Objects } from './fake-cluster.js';
@@ -195,6 +197,8 @@ describe('partial permissions', () => {
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.stage).toBe('Unschedulable');
     expect(outcome.diagnosis.gaps).toEqual(snapshot.gaps);
+    // A forbidden gap and client-node's Dates keep the published JSON contract.
+    expectValidDiagnosis(JSON.parse(JSON.stringify(present(outcome.diagnosis))));
   });
 
   it('pods forbidden at cluster scope: one per-node read finds it out, the others are never sent', async () => {
