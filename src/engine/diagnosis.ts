@@ -21,6 +21,12 @@ export const stages = [
 
 export type Stage = (typeof stages)[number];
 
+/**
+ * Stages in which the engine replays the filters on every node (a diagnosis in another stage
+ * has no node verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet).
+ */
+export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
+
 export interface ContainerWait {
   container: string;
   init: boolean;

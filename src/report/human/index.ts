@@ -1,5 +1,5 @@
 // The human report: the sentence first, then the node table, then the details.
-import type { Diagnosis } from '../../engine/diagnosis.js';
+import { judgedStages, type Diagnosis } from '../../engine/diagnosis.js';
 import { describeReason } from '../../messages/reasons.js';
 import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
@@ -85,8 +85,9 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   const shortfall = shortfallTable(d);
   if (shortfall) sections.push([colors.bold('Resources short, node by node'), shortfall]);
   sections.push(stageLines(d, colors));
-  // Past the scheduler (bound, or never created) its words on this pod are history, not cause.
-  if (!['ScheduledNotRunning', 'AdmissionRejected', 'NotPending', 'NodeNameSet'].includes(d.stage)) sections.push(schedulerLines(d, colors));
+  // Only where the scheduler still decides: past it (bound, never created, or bypassed by a
+  // nodeName set by hand) its words on this pod are history, not cause.
+  if (judgedStages.has(d.stage) && d.stage !== 'NodeNameSet') sections.push(schedulerLines(d, colors));
   // Gap lines carry collection names and error details from the cluster; only the heading is coloured.
   const [gapsHeading, ...gaps] = gapLines(d, colors);
   if (gapsHeading !== undefined) sections.push([gapsHeading, ...gaps.map(escapeTerminal)]);
