@@ -118,5 +118,12 @@ function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDet
 
 /** What the source noticed (repeated objects, conflicting versions), as notes of the diagnosis. */
 function sourceNotes(snapshot: Snapshot): Note[] {
-  return (snapshot.notes ?? []).map((n) => ({ kind: n.kind, data: { ...n } }));
+  return (snapshot.notes ?? []).map((n): Note => {
+    switch (n.kind) {
+      case 'repeatedObjects':
+        return { kind: n.kind, data: { ...n } };
+      case 'conflictingVersions':
+        return { kind: n.kind, data: { ...n } };
+    }
+  });
 }

@@ -1,7 +1,6 @@
 // The diagnosis: the engine's whole answer, and (with English added by the reporter) the
 // documented JSON/YAML output. Amounts are bigint in the scheduler's units.
-import type { CollectionName, Gap } from '../snapshot/types.js';
-import type { ClusterEvent } from '../snapshot/types.js';
+import type { ClusterEvent, CollectionName, Gap, SourceNote } from '../snapshot/types.js';
 import type { ObjectRef } from './events.js';
 import type { PluginName } from './plugins.js';
 import type { NotEvaluated, Reason } from './model.js';
@@ -90,18 +89,20 @@ export interface PodSummary {
   owners: ObjectRef[];
 }
 
-export interface Note {
-  kind:
-    | 'requestExceedsEveryNode'
-    | 'resolvedFromOwner'
-    | 'otherPendingPods'
-    | 'noNodes'
-    | 'waitingForScheduler'
-    | 'ownerEvents'
-    | 'repeatedObjects'
-    | 'conflictingVersions';
-  data: Record<string, unknown>;
-}
+/** A source note (see SourceNote) as a note of the diagnosis: `data` is the source's note itself, `kind` included. */
+type FromSource = { [K in SourceNote['kind']]: { kind: K; data: Extract<SourceNote, { kind: K }> } }[SourceNote['kind']];
+
+/** Something the reader should know beside the verdicts, as data; the reporter words it. */
+export type Note =
+  /** The query named an owner (`deploy/web`); this is the pod it resolved to. */
+  | { kind: 'resolvedFromOwner'; data: { owner: ObjectRef } }
+  /** The owner has more pending pods than the one diagnosed (their names). */
+  | { kind: 'otherPendingPods'; data: { pods: string[] } }
+  /** Every node fails on a request above its whole allocatable: no preemption can help. */
+  | { kind: 'requestExceedsEveryNode'; data: Record<string, never> }
+  /** The nodes were read and there are none. */
+  | { kind: 'noNodes'; data: Record<string, never> }
+  | FromSource;
 
 export interface Diagnosis {
   apiVersion: 'whypending/v1';

@@ -19,31 +19,23 @@ export interface HumanOptions {
 // Every string from the cluster is escaped (escape.ts) before it joins a line: whole lines where
 // a line has no colour, the pieces before colouring otherwise.
 function noteLines(d: Diagnosis): string[] {
-  return d.notes.flatMap((n): string[] => {
+  return d.notes.map((n): string => {
     switch (n.kind) {
-      case 'resolvedFromOwner': {
-        const owner = n.data['owner'] as { kind: string; name: string };
-        return [`(${owner.kind}/${owner.name} resolved to its pod ${d.pod.name})`];
-      }
+      case 'resolvedFromOwner':
+        return `(${n.data.owner.kind}/${n.data.owner.name} resolved to its pod ${d.pod.name})`;
       case 'otherPendingPods':
-        return [`(${(n.data['pods'] as string[]).length} more pending pods of the same owner: ${(n.data['pods'] as string[]).slice(0, 5).join(', ')})`];
+        return `(${n.data.pods.length} more pending pods of the same owner: ${n.data.pods.slice(0, 5).join(', ')})`;
       case 'requestExceedsEveryNode':
-        return ['The pod asks more than the whole allocatable of every node: no eviction or preemption can help; shrink the request or add bigger nodes.'];
+        return 'The pod asks more than the whole allocatable of every node: no eviction or preemption can help; shrink the request or add bigger nodes.';
       case 'noNodes':
-        return ['There are no nodes to schedule on.'];
-      case 'repeatedObjects': {
-        const count = n.data['count'] as number;
-        return [`(the input held ${count} repeated object${count === 1 ? '' : 's'}; each object was read once)`];
-      }
+        return 'There are no nodes to schedule on.';
+      case 'repeatedObjects':
+        return `(the input held ${n.data.count} repeated object${n.data.count === 1 ? '' : 's'}; each object was read once)`;
       case 'conflictingVersions': {
-        const o = n.data['object'] as { kind: string; namespace?: string; name: string };
-        const kept = n.data['kept'] as { resourceVersion?: string; where: string };
-        const dropped = n.data['dropped'] as { resourceVersion?: string; where: string }[];
+        const { object: o, kept, dropped } = n.data;
         const version = (v: { resourceVersion?: string; where: string }) => `resourceVersion ${v.resourceVersion ?? '<none>'} (${v.where})`;
-        return [`(${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} appears in ${dropped.length + 1} versions: kept the newer, ${version(kept)}; dropped ${dropped.map(version).join(', ')})`];
+        return `(${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} appears in ${dropped.length + 1} versions: kept the newer, ${version(kept)}; dropped ${dropped.map(version).join(', ')})`;
       }
-      default:
-        return [];
     }
   }).map(escapeTerminal);
 }
