@@ -70,7 +70,7 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   } else if (d.preFilter.length > 0 && d.nodes.length > 0) {
     sections.push([`Every node passes the filters; only the failure above stops the pod.`]);
   }
-  sections.push(nearMisses(d, colors, out.color));
+  sections.push(nearMisses(d, colors));
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
   sections.push(requestLines(d, colors));
