@@ -7,18 +7,16 @@ import type { NotEvaluated, Reason } from './model.js';
 import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 
-export const stages = [
-  'AdmissionRejected',
-  'SchedulingGated',
-  'NoScheduler',
-  'NodeNameSet',
-  'Unschedulable',
-  'PreemptionPending',
-  'ScheduledNotRunning',
-  'NotPending',
-] as const;
-
-export type Stage = (typeof stages)[number];
+/** Where the pod is stuck, in the order a pod meets them (README, Stages). */
+export type Stage =
+  | 'AdmissionRejected'
+  | 'SchedulingGated'
+  | 'NoScheduler'
+  | 'NodeNameSet'
+  | 'Unschedulable'
+  | 'PreemptionPending'
+  | 'ScheduledNotRunning'
+  | 'NotPending';
 
 /**
  * Stages in which the engine replays the filters on every node (a diagnosis in another stage

@@ -128,7 +128,7 @@ function mergeInto(merged: Merged, doc: Raw, file: string): void {
 }
 
 /** The files kubectl would read, in priority order, and where that list came from. */
-export function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: Env): { files: string[]; from: 'flag' | 'KUBECONFIG' | 'home' | 'none' } {
+function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: Env): { files: string[]; from: 'flag' | 'KUBECONFIG' | 'home' | 'none' } {
   if (options.kubeconfig) return { files: [options.kubeconfig], from: 'flag' };
   const list = env['KUBECONFIG'];
   if (list) {
@@ -140,7 +140,7 @@ export function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: E
 }
 
 /** Merges kubeconfig files as kubectl does. Exported for tests. */
-export function mergeKubeconfigs(files: string[], requireFirst: boolean): Merged {
+function mergeKubeconfigs(files: string[], requireFirst: boolean): Merged {
   const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), files: [] };
   for (const file of files) {
     const doc = readKubeconfig(file, !requireFirst);
