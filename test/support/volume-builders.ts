@@ -1,9 +1,8 @@
 // Builders for storage objects (PVCs, PVs, StorageClasses, CSINodes) and pod volumes, in the
-// style of builders.ts, plus a runner that evaluates one rule's PreFilter and Filter on a cluster.
+// style of builders.ts.
 import type {
   V1CSINode,
   V1LabelSelector,
-  V1Node,
   V1NodeSelectorRequirement,
   V1PersistentVolume,
   V1PersistentVolumeClaim,
@@ -11,9 +10,6 @@ import type {
   V1StorageClass,
   V1Volume,
 } from '@kubernetes/client-node';
-import type { FilterRule, PreFilterOutcome, Reason } from '../../src/engine/model.js';
-import type { Collections } from '../../src/snapshot/types.js';
-import { contextFor } from './builders.js';
 
 export class PvcBuilder {
   private readonly value: V1PersistentVolumeClaim;
@@ -248,20 +244,5 @@ export function resourceClaimStatus(name: string, claimName?: string) {
   return (pod: V1Pod) => {
     const status = (pod.status ??= {});
     (status.resourceClaimStatuses ??= []).push({ name, ...(claimName ? { resourceClaimName: claimName } : {}) });
-  };
-}
-
-export interface RuleOutcome {
-  preFilter: PreFilterOutcome;
-  /** Filter reasons by node name. */
-  nodes: Record<string, Reason[]>;
-}
-
-/** One rule's PreFilter and its Filter on every node, as the engine calls them. */
-export function evaluate(rule: FilterRule, target: V1Pod, nodes: V1Node[], others: Partial<Collections> = {}): RuleOutcome {
-  const ctx = contextFor(target, nodes, others);
-  return {
-    preFilter: rule.preFilter?.(ctx) ?? {},
-    nodes: Object.fromEntries(ctx.nodes.map((n) => [n.name, rule.filter(ctx, n)])),
   };
 }
