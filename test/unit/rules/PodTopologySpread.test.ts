@@ -36,6 +36,9 @@ const spread2103 = (): V1Pod[] => [
   existing('p-y3', 'node-y'),
 ];
 
+/** spread2103's matching pods, node by node. */
+const counts2103 = { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 };
+
 const unschedulable = { effect: 'NoSchedule', key: 'node.kubernetes.io/unschedulable' };
 
 function constraint(index: number, topologyKey: string, maxSkew: number, selector: string | null = 'foo', extra: Partial<SpreadConstraintRef> = {}): SpreadConstraintRef {
@@ -159,10 +162,10 @@ const singleConstraint: FilterCase[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 3, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
-      'node-b': [skewed(byNode1, 'node-b', { matching: 1, min: 0, skew: 2, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 3, counts: counts2103 })],
+      'node-b': [skewed(byNode1, 'node-b', { matching: 1, min: 0, skew: 2, counts: counts2103 })],
       'node-x': [],
-      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 4, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 4, counts: counts2103 })],
     },
   },
   {
@@ -171,10 +174,10 @@ const singleConstraint: FilterCase[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(constraint(0, 'node', 2), 'node-a', { matching: 2, min: 0, skew: 3, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(constraint(0, 'node', 2), 'node-a', { matching: 2, min: 0, skew: 3, counts: counts2103 })],
       'node-b': [],
       'node-x': [],
-      'node-y': [skewed(constraint(0, 'node', 2), 'node-y', { matching: 3, min: 0, skew: 4, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(constraint(0, 'node', 2), 'node-y', { matching: 3, min: 0, skew: 4, counts: counts2103 })],
     },
   },
   {
@@ -183,10 +186,10 @@ const singleConstraint: FilterCase[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 2, selfMatch: false, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 2, selfMatch: false, counts: counts2103 })],
       'node-b': [],
       'node-x': [],
-      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 3, selfMatch: false, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 3, selfMatch: false, counts: counts2103 })],
     },
   },
   {
@@ -401,10 +404,10 @@ const multipleConstraints: FilterCase[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(node1, 'node-a', { matching: 2, min: 0, skew: 3, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
-      'node-b': [skewed(node1, 'node-b', { matching: 1, min: 0, skew: 2, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(node1, 'node-a', { matching: 2, min: 0, skew: 3, counts: counts2103 })],
+      'node-b': [skewed(node1, 'node-b', { matching: 1, min: 0, skew: 2, counts: counts2103 })],
       'node-x': [],
-      'node-y': [skewed(node1, 'node-y', { matching: 3, min: 0, skew: 4, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(node1, 'node-y', { matching: 3, min: 0, skew: 4, counts: counts2103 })],
     },
   },
   {
