@@ -1,7 +1,7 @@
 // The oldest Node.js we run on, checked before anything else is loaded: the dependencies
 // (client-node's HTTP stack) fail at import time on older versions, with a stack trace. This
 // module imports nothing, so that it loads on any Node.js that reads ES modules.
-export const minimumNode = { major: 22, minor: 12 } as const;
+const minimumNode = { major: 22, minor: 12 } as const;
 
 /** The one-line error for a Node.js older than minimumNode; undefined when `version` will do. */
 export function checkNodeVersion(version: string): string | undefined {

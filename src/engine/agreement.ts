@@ -55,7 +55,7 @@ export function schedulerWords(pod: V1Pod | undefined, podEvents: ClusterEvent[]
 }
 
 /** How one reason shows in the scheduler's counts. */
-export function tallyKey(reason: { plugin?: string; detail?: unknown }): string {
+function tallyKey(reason: { plugin?: string; detail?: unknown }): string {
   const detail = reason.detail as { kind?: string; resource?: string } | undefined;
   if (reason.plugin === 'NodeResourcesFit' && detail?.resource) {
     return detail.resource === 'pods' ? 'NodeResourcesFit: Too many pods' : `NodeResourcesFit: Insufficient ${detail.resource}`;

@@ -2,7 +2,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, schedulerWords } from './agreement.js';
-import type { Diagnosis, Note, PodSummary, StageDetail } from './diagnosis.js';
+import { judgedStages, type Diagnosis, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
 import { relevantGaps, withDerivedGaps } from './gaps.js';
@@ -15,9 +15,6 @@ import { resolve, type Query } from './target.js';
 export type Outcome =
   | { kind: 'diagnosis'; diagnosis: Diagnosis }
   | { kind: 'notFound'; query: Query; what: string; suggestions: string[] };
-
-// Stages in which replaying the filters says something useful about nodes.
-const judgedStages = new Set(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
 
 export function diagnose(snapshot: Snapshot, query: Query): Outcome {
   const found = resolve(snapshot, query);
@@ -121,5 +118,12 @@ function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDet
 
 /** What the source noticed (repeated objects, conflicting versions), as notes of the diagnosis. */
 function sourceNotes(snapshot: Snapshot): Note[] {
-  return (snapshot.notes ?? []).map((n) => ({ kind: n.kind, data: { ...n } }));
+  return (snapshot.notes ?? []).map((n): Note => {
+    switch (n.kind) {
+      case 'repeatedObjects':
+        return { kind: n.kind, data: { ...n } };
+      case 'conflictingVersions':
+        return { kind: n.kind, data: { ...n } };
+    }
+  });
 }

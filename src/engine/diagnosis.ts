@@ -1,25 +1,28 @@
 // The diagnosis: the engine's whole answer, and (with English added by the reporter) the
 // documented JSON/YAML output. Amounts are bigint in the scheduler's units.
-import type { CollectionName, Gap } from '../snapshot/types.js';
-import type { ClusterEvent } from '../snapshot/types.js';
+import type { ClusterEvent, CollectionName, Gap, SourceNote } from '../snapshot/types.js';
 import type { ObjectRef } from './events.js';
 import type { PluginName } from './plugins.js';
 import type { NotEvaluated, Reason } from './model.js';
 import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 
-export const stages = [
-  'AdmissionRejected',
-  'SchedulingGated',
-  'NoScheduler',
-  'NodeNameSet',
-  'Unschedulable',
-  'PreemptionPending',
-  'ScheduledNotRunning',
-  'NotPending',
-] as const;
+/** Where the pod is stuck, in the order a pod meets them (README, Stages). */
+export type Stage =
+  | 'AdmissionRejected'
+  | 'SchedulingGated'
+  | 'NoScheduler'
+  | 'NodeNameSet'
+  | 'Unschedulable'
+  | 'PreemptionPending'
+  | 'ScheduledNotRunning'
+  | 'NotPending';
 
-export type Stage = (typeof stages)[number];
+/**
+ * Stages in which the engine replays the filters on every node (a diagnosis in another stage
+ * has no node verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet).
+ */
+export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
 
 export interface ContainerWait {
   container: string;
@@ -84,18 +87,20 @@ export interface PodSummary {
   owners: ObjectRef[];
 }
 
-export interface Note {
-  kind:
-    | 'requestExceedsEveryNode'
-    | 'resolvedFromOwner'
-    | 'otherPendingPods'
-    | 'noNodes'
-    | 'waitingForScheduler'
-    | 'ownerEvents'
-    | 'repeatedObjects'
-    | 'conflictingVersions';
-  data: Record<string, unknown>;
-}
+/** A source note (see SourceNote) as a note of the diagnosis: `data` is the source's note itself, `kind` included. */
+type FromSource = { [K in SourceNote['kind']]: { kind: K; data: Extract<SourceNote, { kind: K }> } }[SourceNote['kind']];
+
+/** Something the reader should know beside the verdicts, as data; the reporter words it. */
+export type Note =
+  /** The query named an owner (`deploy/web`); this is the pod it resolved to. */
+  | { kind: 'resolvedFromOwner'; data: { owner: ObjectRef } }
+  /** The owner has more pending pods than the one diagnosed (their names). */
+  | { kind: 'otherPendingPods'; data: { pods: string[] } }
+  /** Every node fails on a request above its whole allocatable: no preemption can help. */
+  | { kind: 'requestExceedsEveryNode'; data: Record<string, never> }
+  /** The nodes were read and there are none. */
+  | { kind: 'noNodes'; data: Record<string, never> }
+  | FromSource;
 
 export interface Diagnosis {
   apiVersion: 'whypending/v1';

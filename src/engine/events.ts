@@ -18,8 +18,3 @@ export function eventsAbout(snapshot: Snapshot, ref: ObjectRef): ClusterEvent[] 
     })
     .sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
 }
-
-export function latest(events: ClusterEvent[], reason: string): ClusterEvent | undefined {
-  const matching = events.filter((event) => event.reason === reason);
-  return matching[matching.length - 1];
-}

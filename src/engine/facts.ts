@@ -8,7 +8,7 @@ import { QuantityError } from './quantity/index.js';
 import { addInto, toResourceList } from './resources/amounts.js';
 import { podRequests } from './resources/requests.js';
 
-export function isTerminal(pod: V1Pod): boolean {
+function isTerminal(pod: V1Pod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }

@@ -24,7 +24,3 @@ export type PluginName = (typeof filterPluginOrder)[number];
  * evicting pods from the node cannot help, so preemption skips it.
  */
 export type StatusCode = 'Unschedulable' | 'UnschedulableAndUnresolvable';
-
-export function pluginRank(plugin: PluginName): number {
-  return filterPluginOrder.indexOf(plugin);
-}

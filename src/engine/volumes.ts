@@ -3,7 +3,7 @@
 import type { V1ObjectMeta, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1StorageClass } from '@kubernetes/client-node';
 import type { Snapshot } from '../snapshot/types.js';
 
-export const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
+const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 export const selectedNodeAnnotation = 'volume.kubernetes.io/selected-node';
 
 export interface PodClaimRef {

@@ -2,8 +2,6 @@
 // Kubernetes writes them, `key=value:Effect`).
 import { formatResource } from '../engine/quantity/index.js';
 
-export const none = '<none>';
-
 export function quantity(resource: string, amount: bigint): string {
   return formatResource(resource, amount);
 }

@@ -25,7 +25,7 @@ const kubectlNames: Record<CollectionName, { name: string; namespaced: boolean }
 };
 
 /** The one kubectl command that captures every collection named, into a dump to add. */
-export function captureCommand(collections: readonly CollectionName[]): string {
+function captureCommand(collections: readonly CollectionName[]): string {
   const unique = [...new Set(collections)];
   const names = unique.map((c) => kubectlNames[c].name).join(',');
   const all = unique.some((c) => kubectlNames[c].namespaced) ? ' -A' : '';

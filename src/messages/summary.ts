@@ -4,7 +4,7 @@ import type { Diagnosis, NodeVerdict } from '../engine/diagnosis.js';
 import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
 import type { Reason } from '../engine/model.js';
 import { comparisonShort, diffKinds } from './rules/core.js';
-import { list, plural, quantity } from './format.js';
+import { plural, quantity } from './format.js';
 import { captureHint, notCheckedClause } from './gaps.js';
 import { describeReason } from './reasons.js';
 import { stageSentence } from './stage.js';
@@ -74,5 +74,3 @@ export function summarySentence(d: Diagnosis): string {
   const unproven = `${plural(d.counts.unproven, 'node')} ${d.counts.unproven === 1 ? 'passes' : 'pass'} everything that was checked but ${d.counts.unproven === 1 ? 'is' : 'are'} not proven to fit (${notCheckedClause(d.notChecked)}${hint ? `; ${hint}` : ''}).`;
   return `${stage} ${unproven} ${failing}`;
 }
-
-export { list };

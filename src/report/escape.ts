@@ -14,7 +14,7 @@ const unsafeButNewline = new RegExp(`(?!\\n)[${unsafeSource}]`, 'gu');
 const anyUnsafe = new RegExp(`[${unsafeSource}]`, 'u');
 
 /** How an unsafe character is shown: `⟨U+001B⟩`. */
-export function visibleCodePoint(char: string): string {
+function visibleCodePoint(char: string): string {
   return `⟨${codePointLabel(char)}⟩`;
 }
 

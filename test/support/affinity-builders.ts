@@ -12,7 +12,7 @@ function isSelector(input: Record<string, string> | V1LabelSelector): input is V
   return 'matchLabels' in input || 'matchExpressions' in input;
 }
 
-export function selector(input: SelectorInput): V1LabelSelector | undefined {
+function selector(input: SelectorInput): V1LabelSelector | undefined {
   if (input === null) return undefined;
   return isSelector(input) ? input : { matchLabels: input };
 }
@@ -36,7 +36,7 @@ export function spread(maxSkew: number, topologyKey: string, labels: SelectorInp
 
 export type TermOptions = Partial<Omit<V1PodAffinityTerm, 'topologyKey' | 'labelSelector'>>;
 
-export function term(topologyKey: string, labels: SelectorInput, options: TermOptions = {}): V1PodAffinityTerm {
+function term(topologyKey: string, labels: SelectorInput, options: TermOptions = {}): V1PodAffinityTerm {
   const t: V1PodAffinityTerm = { topologyKey, ...options };
   const labelSelector = selector(labels);
   if (labelSelector) t.labelSelector = labelSelector;

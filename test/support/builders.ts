@@ -3,26 +3,52 @@ import type {
   V1Container,
   V1Node,
   V1NodeSelectorRequirement,
+  V1ObjectMeta,
   V1Pod,
   V1Taint,
   V1Toleration,
 } from '@kubernetes/client-node';
 import { buildContext } from '../../src/engine/facts.js';
 import type { RuleContext } from '../../src/engine/model.js';
-import { emptyCollections, type Collections, type Snapshot } from '../../src/snapshot/types.js';
+import { emptyCollections, type Collections, type Gap, type Snapshot } from '../../src/snapshot/types.js';
 
 type Resources = Record<string, string>;
 
-export class PodBuilder {
-  private readonly value: V1Pod;
+/**
+ * What every builder shares: the object, changed in place by the builder's methods, and copied
+ * out whole by obj(), so that one builder can go on to make a variant.
+ */
+export abstract class ObjectBuilder<T extends { metadata?: V1ObjectMeta }> {
+  protected constructor(protected readonly value: T) {}
+  labels(labels: Record<string, string>): this {
+    const metadata = (this.value.metadata ??= {});
+    metadata.labels = { ...metadata.labels, ...labels };
+    return this;
+  }
+  annotate(annotations: Record<string, string>): this {
+    const metadata = (this.value.metadata ??= {});
+    metadata.annotations = { ...metadata.annotations, ...annotations };
+    return this;
+  }
+  /** Escape hatch for fields without a builder method. */
+  with(mutate: (value: T) => void): this {
+    mutate(this.value);
+    return this;
+  }
+  obj(): T {
+    return structuredClone(this.value);
+  }
+}
+
+export class PodBuilder extends ObjectBuilder<V1Pod> {
   constructor(name: string, namespace = 'default') {
-    this.value = {
+    super({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name, namespace, uid: `uid-${namespace}-${name}` },
       spec: { containers: [{ name: 'app', image: 'app' }] },
       status: { phase: 'Pending' },
-    };
+    });
   }
   private get spec() {
     return this.value.spec!;
@@ -51,10 +77,6 @@ export class PodBuilder {
   }
   podLevel(requests: Resources): this {
     this.spec.resources = { requests };
-    return this;
-  }
-  labels(labels: Record<string, string>): this {
-    this.value.metadata!.labels = { ...this.value.metadata!.labels, ...labels };
     return this;
   }
   tolerate(...tolerations: V1Toleration[]): this {
@@ -94,20 +116,11 @@ export class PodBuilder {
     this.value.status = { ...this.value.status, phase };
     return this;
   }
-  /** Escape hatch for fields without a builder method. */
-  with(mutate: (pod: V1Pod) => void): this {
-    mutate(this.value);
-    return this;
-  }
-  obj(): V1Pod {
-    return structuredClone(this.value);
-  }
 }
 
-export class NodeBuilder {
-  private readonly value: V1Node;
+class NodeBuilder extends ObjectBuilder<V1Node> {
   constructor(name: string) {
-    this.value = {
+    super({
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name, labels: { 'kubernetes.io/hostname': name } },
@@ -117,15 +130,11 @@ export class NodeBuilder {
         capacity: { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' },
         conditions: [{ type: 'Ready', status: 'True' }],
       },
-    };
+    });
   }
   allocatable(resources: Resources): this {
     this.value.status!.allocatable = { ...this.value.status!.allocatable, ...resources };
     this.value.status!.capacity = { ...this.value.status!.capacity, ...resources };
-    return this;
-  }
-  labels(labels: Record<string, string>): this {
-    this.value.metadata!.labels = { ...this.value.metadata!.labels, ...labels };
     return this;
   }
   zone(zone: string): this {
@@ -140,20 +149,13 @@ export class NodeBuilder {
     this.value.spec!.unschedulable = true;
     return this.taint('node.kubernetes.io/unschedulable', undefined, 'NoSchedule');
   }
-  with(mutate: (node: V1Node) => void): this {
-    mutate(this.value);
-    return this;
-  }
-  obj(): V1Node {
-    return structuredClone(this.value);
-  }
 }
 
 export const pod = (name: string, namespace?: string) => new PodBuilder(name, namespace);
 export const node = (name: string) => new NodeBuilder(name);
 
-export function snapshotOf(objects: Partial<Collections>): Snapshot {
-  return { source: { kind: 'dump', description: 'test' }, objects: { ...emptyCollections(), ...objects }, gaps: [] };
+export function snapshotOf(objects: Partial<Collections>, gaps: Gap[] = [], kind: 'dump' | 'live' = 'dump'): Snapshot {
+  return { source: { kind, description: 'test' }, objects: { ...emptyCollections(), ...objects }, gaps };
 }
 
 /** The rule context for `target` in a cluster of `nodes` and `others` (pods, claims, ...). */

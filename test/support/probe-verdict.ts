@@ -16,7 +16,7 @@ export interface Verdict {
 }
 
 /** The message of the nodes a pinned copy leaves out (NodeAffinity's PreFilter result). */
-export const PIN_REASON = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
+const PIN_REASON = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
 
 export type NodeVerdict = { plugin: string } | { preFilter: string };
 

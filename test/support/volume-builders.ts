@@ -1,9 +1,8 @@
 // Builders for storage objects (PVCs, PVs, StorageClasses, CSINodes) and pod volumes, in the
-// style of builders.ts, plus a runner that evaluates one rule's PreFilter and Filter on a cluster.
+// style of builders.ts.
 import type {
   V1CSINode,
   V1LabelSelector,
-  V1Node,
   V1NodeSelectorRequirement,
   V1PersistentVolume,
   V1PersistentVolumeClaim,
@@ -11,20 +10,17 @@ import type {
   V1StorageClass,
   V1Volume,
 } from '@kubernetes/client-node';
-import type { FilterRule, PreFilterOutcome, Reason } from '../../src/engine/model.js';
-import type { Collections } from '../../src/snapshot/types.js';
-import { contextFor } from './builders.js';
+import { ObjectBuilder } from './builders.js';
 
-export class PvcBuilder {
-  private readonly value: V1PersistentVolumeClaim;
+export class PvcBuilder extends ObjectBuilder<V1PersistentVolumeClaim> {
   constructor(name: string, namespace = 'default') {
-    this.value = {
+    super({
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
       metadata: { name, namespace, uid: `uid-pvc-${namespace}-${name}` },
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
       status: { phase: 'Pending' },
-    };
+    });
   }
   private get spec() {
     return this.value.spec!;
@@ -64,10 +60,6 @@ export class PvcBuilder {
   selectedNode(node: string): this {
     return this.annotate({ 'volume.kubernetes.io/selected-node': node });
   }
-  annotate(annotations: Record<string, string>): this {
-    this.value.metadata!.annotations = { ...this.value.metadata!.annotations, ...annotations };
-    return this;
-  }
   phase(phase: string): this {
     this.value.status = { ...this.value.status, phase };
     return this;
@@ -81,25 +73,17 @@ export class PvcBuilder {
     this.value.metadata!.ownerReferences = [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '', controller: true }];
     return this;
   }
-  with(mutate: (pvc: V1PersistentVolumeClaim) => void): this {
-    mutate(this.value);
-    return this;
-  }
-  obj(): V1PersistentVolumeClaim {
-    return structuredClone(this.value);
-  }
 }
 
-export class PvBuilder {
-  private readonly value: V1PersistentVolume;
+export class PvBuilder extends ObjectBuilder<V1PersistentVolume> {
   constructor(name: string) {
-    this.value = {
+    super({
       apiVersion: 'v1',
       kind: 'PersistentVolume',
       metadata: { name },
       spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'] },
       status: { phase: 'Available' },
-    };
+    });
   }
   private get spec() {
     return this.value.spec!;
@@ -128,10 +112,6 @@ export class PvBuilder {
     this.spec.gcePersistentDisk = { pdName };
     return this;
   }
-  labels(labels: Record<string, string>): this {
-    this.value.metadata!.labels = { ...this.value.metadata!.labels, ...labels };
-    return this;
-  }
   zone(zone: string): this {
     return this.labels({ 'topology.kubernetes.io/zone': zone });
   }
@@ -155,19 +135,11 @@ export class PvBuilder {
     this.value.status = { phase };
     return this;
   }
-  with(mutate: (pv: V1PersistentVolume) => void): this {
-    mutate(this.value);
-    return this;
-  }
-  obj(): V1PersistentVolume {
-    return structuredClone(this.value);
-  }
 }
 
-export class StorageClassBuilder {
-  private readonly value: V1StorageClass;
+class StorageClassBuilder extends ObjectBuilder<V1StorageClass> {
   constructor(name: string, provisioner: string) {
-    this.value = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner, volumeBindingMode: 'Immediate' };
+    super({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner, volumeBindingMode: 'Immediate' });
   }
   waitForFirstConsumer(): this {
     this.value.volumeBindingMode = 'WaitForFirstConsumer';
@@ -178,15 +150,11 @@ export class StorageClassBuilder {
     (this.value.allowedTopologies ??= []).push({ matchLabelExpressions: Object.entries(requirements).map(([key, values]) => ({ key, values })) });
     return this;
   }
-  obj(): V1StorageClass {
-    return structuredClone(this.value);
-  }
 }
 
-export class CsiNodeBuilder {
-  private readonly value: V1CSINode;
+class CsiNodeBuilder extends ObjectBuilder<V1CSINode> {
   constructor(nodeName: string) {
-    this.value = { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: nodeName }, spec: { drivers: [] } };
+    super({ apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: nodeName }, spec: { drivers: [] } });
   }
   driver(name: string, count?: number): this {
     this.value.spec.drivers.push({ name, nodeID: `${this.value.metadata?.name ?? ''}-${name}`, ...(count !== undefined ? { allocatable: { count } } : {}) });
@@ -195,9 +163,6 @@ export class CsiNodeBuilder {
   migrated(...plugins: string[]): this {
     this.value.metadata = { ...this.value.metadata, annotations: { 'storage.alpha.kubernetes.io/migrated-plugins': plugins.join(',') } };
     return this;
-  }
-  obj(): V1CSINode {
-    return structuredClone(this.value);
   }
 }
 
@@ -248,20 +213,5 @@ export function resourceClaimStatus(name: string, claimName?: string) {
   return (pod: V1Pod) => {
     const status = (pod.status ??= {});
     (status.resourceClaimStatuses ??= []).push({ name, ...(claimName ? { resourceClaimName: claimName } : {}) });
-  };
-}
-
-export interface RuleOutcome {
-  preFilter: PreFilterOutcome;
-  /** Filter reasons by node name. */
-  nodes: Record<string, Reason[]>;
-}
-
-/** One rule's PreFilter and its Filter on every node, as the engine calls them. */
-export function evaluate(rule: FilterRule, target: V1Pod, nodes: V1Node[], others: Partial<Collections> = {}): RuleOutcome {
-  const ctx = contextFor(target, nodes, others);
-  return {
-    preFilter: rule.preFilter?.(ctx) ?? {},
-    nodes: Object.fromEntries(ctx.nodes.map((n) => [n.name, rule.filter(ctx, n)])),
   };
 }

@@ -3,9 +3,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { compareText, explainDiff, renderAligned } from '../../src/engine/nearmiss/index.js';
+import { compareText } from '../../src/engine/nearmiss/index.js';
+import { explainDiff } from '../../src/messages/nearmiss.js';
 import { palette } from '../../src/report/color.js';
 import { escapeTerminal, escapeTerminalKeeping, hasTerminalControls, unicodeEscapeControls } from '../../src/report/escape.js';
+import { renderAligned } from '../../src/report/human/aligned.js';
 import { toYaml } from '../../src/report/yaml.js';
 
 const ESC = '\u001b';
@@ -117,9 +119,9 @@ describe('the near-miss renderer never prints a control raw', () => {
     ['a line feed in the middle', 'g\npu', 'gpu'],
   ])('%s', (_name, wanted, actual) => {
     const diff = compareText(wanted, actual);
-    const lines = [...renderAligned(diff, { color: false }), ...explainDiff(diff)];
+    const lines = [...renderAligned(diff, palette(false)), ...explainDiff(diff)];
     for (const line of lines) expect(UNSAFE_BUT_NEWLINE.test(line) || line.includes('\n')).toBe(false);
-    const colored = renderAligned(diff, { color: true }).join('\n');
+    const colored = renderAligned(diff, palette(true)).join('\n');
     expect(escapeTerminalKeeping(colored, palette(true).sequences)).toBe(colored);
   });
 });

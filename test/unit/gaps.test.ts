@@ -5,12 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { summarySentence } from '../../src/messages/summary.js';
-import { emptyCollections, type Collections, type Gap, type Snapshot } from '../../src/snapshot/types.js';
-import { node, pod } from '../support/builders.js';
-
-function snapshotOf(objects: Partial<Collections>, gaps: Gap[], kind: 'dump' | 'live' = 'dump'): Snapshot {
-  return { source: { kind, description: 'test' }, objects: { ...emptyCollections(), ...objects }, gaps };
-}
+import type { Collections, Gap, Snapshot } from '../../src/snapshot/types.js';
+import { node, pod, snapshotOf } from '../support/builders.js';
 
 function diagnosisOf(snapshot: Snapshot, name = 'p'): Diagnosis {
   const outcome = diagnose(snapshot, { namespace: 'default', name });

@@ -2,7 +2,10 @@
 // the ones that cost people an afternoon: a capital letter, a pasted NBSP, a Cyrillic "р".
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareText, describeCodePoint, explainDiff, nearest, renderAligned, similarity, type DiffKind } from '../../src/engine/nearmiss/index.js';
+import { compareText, describeCodePoint, nearest, similarity, type DiffKind } from '../../src/engine/nearmiss/index.js';
+import { explainDiff } from '../../src/messages/nearmiss.js';
+import { palette } from '../../src/report/color.js';
+import { renderAligned } from '../../src/report/human/aligned.js';
 
 const CYRILLIC_ER = '\u0440';
 const ZWSP = '\u200B';
@@ -110,7 +113,7 @@ describe('describeCodePoint', () => {
   });
 });
 
-const render = (wanted: string, actual: string, color = false) => renderAligned(compareText(wanted, actual), { color });
+const render = (wanted: string, actual: string, color = false) => renderAligned(compareText(wanted, actual), palette(color));
 
 describe('renderAligned puts a caret under each differing column', () => {
   it.each([
@@ -323,7 +326,7 @@ describe('properties', () => {
     fc.assert(
       fc.property(ascii, ascii, (a, b) => {
         const diff = compareText(a, b);
-        const [, , marks = ''] = renderAligned(diff, { color: false });
+        const [, , marks = ''] = renderAligned(diff, palette(false));
         const expected = diff.ops.map((o) => (o.op === 'same' ? ' ' : '^')).join('').trimEnd();
         expect(marks).toBe(expected);
       }),
@@ -334,7 +337,7 @@ describe('properties', () => {
     fc.assert(
       fc.property(text, text, (a, b) => {
         const diff = compareText(a, b);
-        expect(renderAligned(diff, { color: true }).map((l) => l.replace(ANSI, ''))).toEqual(renderAligned(diff, { color: false }));
+        expect(renderAligned(diff, palette(true)).map((l) => l.replace(ANSI, ''))).toEqual(renderAligned(diff, palette(false)));
       }),
     );
   });

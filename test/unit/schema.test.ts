@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LikelyCause } from '../../src/engine/agreement.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { stages, type NotChecked, type Note, type Verdict } from '../../src/engine/diagnosis.js';
+import type { NotChecked, Note, Stage, Verdict } from '../../src/engine/diagnosis.js';
 import { filterPluginOrder, type PluginName, type StatusCode } from '../../src/engine/plugins.js';
 import type { ReasonKind } from '../../src/engine/reasons.js';
 import type { DiagnosisV1, NodeVerdictV1, ReasonV1 } from '../../src/report/contract.js';
@@ -61,13 +61,23 @@ const reasonKinds = {
   resourceClaimSourceMissing: 'DynamicResources',
 } satisfies Record<ReasonKind, PluginName>;
 
+// Every stage, checked complete against the type.
+const stages = Object.keys({
+  AdmissionRejected: true,
+  SchedulingGated: true,
+  NoScheduler: true,
+  NodeNameSet: true,
+  Unschedulable: true,
+  PreemptionPending: true,
+  ScheduledNotRunning: true,
+  NotPending: true,
+} satisfies Record<Stage, true>);
+
 const noteKinds = {
   requestExceedsEveryNode: true,
   resolvedFromOwner: true,
   otherPendingPods: true,
   noNodes: true,
-  waitingForScheduler: true,
-  ownerEvents: true,
   repeatedObjects: true,
   conflictingVersions: true,
 } satisfies Record<Note['kind'], true>;

@@ -18,9 +18,9 @@
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 
 /** Effects that keep a pod off a node; PreferNoSchedule only lowers a node's score. */
-export const blockingEffects: readonly string[] = ['NoSchedule', 'NoExecute'];
+const blockingEffects: readonly string[] = ['NoSchedule', 'NoExecute'];
 
-export const comparisonOperators = ['Gt', 'Lt'] as const;
+const comparisonOperators = ['Gt', 'Lt'] as const;
 export type ComparisonOperator = (typeof comparisonOperators)[number];
 
 /** Operators the API accepts: Equal and Exists always; Gt and Lt from v1.35 with the gate on. */

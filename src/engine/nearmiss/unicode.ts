@@ -171,31 +171,3 @@ function describeUncached(char: string): CodePointInfo {
   const visible = !/^[\p{C}\p{Z}\p{M}]$/u.test(char) && !isInvisible(char);
   return name === undefined ? { char, codePoint: codePointLabel(char), visible } : { char, codePoint: codePointLabel(char), name, visible };
 }
-
-// East Asian wide/fullwidth blocks and emoji occupy two terminal columns; alignment must
-// know, or every column after an emoji would drift by one.
-const WIDE: [number, number][] = [
-  [0x1100, 0x115f],
-  [0x2e80, 0x303e],
-  [0x3041, 0x33ff],
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0xa000, 0xa4cf],
-  [0xac00, 0xd7a3],
-  [0xf900, 0xfaff],
-  [0xfe30, 0xfe4f],
-  [0xff00, 0xff60],
-  [0xffe0, 0xffe6],
-  [0x20000, 0x3fffd],
-];
-
-/** Terminal columns taken by `text` (printable characters only). */
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) {
-    const code = cp(char);
-    if (/^\p{M}$/u.test(char)) continue;
-    width += /^\p{Emoji_Presentation}$/u.test(char) || WIDE.some(([lo, hi]) => code >= lo && code <= hi) ? 2 : 1;
-  }
-  return width;
-}

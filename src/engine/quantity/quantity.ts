@@ -9,8 +9,8 @@ export interface Quantity {
   readonly nanos: bigint;
 }
 
-export const NANOS_PER_UNIT = 1_000_000_000n;
-export const NANOS_PER_MILLI = 1_000_000n;
+const NANOS_PER_UNIT = 1_000_000_000n;
+const NANOS_PER_MILLI = 1_000_000n;
 
 export function fromNanos(nanos: bigint): Quantity {
   return { nanos };
@@ -28,7 +28,7 @@ export function fromValue(value: bigint): Quantity {
 // quantity) rounds a dropped fraction away from zero: 0.1m -> 1m, -1.5 -> -2.
 // (Its inf.Dec path uses ceiling, -1.5 -> -1; the two only differ for negative
 // values, which never appear in valid requests, capacity or allocatable.)
-export function divRoundAwayFromZero(n: bigint, d: bigint): bigint {
+function divRoundAwayFromZero(n: bigint, d: bigint): bigint {
   const q = n / d; // BigInt division truncates toward zero
   if (n % d === 0n) return q;
   return n < 0n ? q - 1n : q + 1n;

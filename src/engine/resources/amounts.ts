@@ -5,7 +5,7 @@ import { milliValue, parseQuantity, value } from '../quantity/index.js';
 
 export type ResourceList = Record<string, bigint>;
 
-export function amountOf(resource: string, quantity: string | number): bigint {
+function amountOf(resource: string, quantity: string | number): bigint {
   const parsed = parseQuantity(String(quantity));
   return resource === 'cpu' ? milliValue(parsed) : value(parsed);
 }

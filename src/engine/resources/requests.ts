@@ -28,7 +28,7 @@ export interface PodRequests {
 /** Resources that pod-level `spec.resources` may set (PodLevelResources, v1.34). */
 const podLevelResources = ['cpu', 'memory'];
 
-export function containerRequests(container: V1Container, status?: V1ContainerStatus): ResourceList {
+function containerRequests(container: V1Container, status?: V1ContainerStatus): ResourceList {
   // Admission copies limits into missing requests; a manifest read before admission (a
   // hand-written dump) has not had that done yet, so do it here.
   let requests = toResourceList(container.resources?.requests);

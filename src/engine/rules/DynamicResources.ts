@@ -31,7 +31,7 @@ export type DynamicResourcesDetail =
 type Resolution = { state: 'failed'; detail: DynamicResourcesDetail } | { state: 'resolved'; claims: ResolvedResourceClaim[] };
 
 // foreachPodResourceClaim up to the claim lookup: the first entry that cannot be named fails.
-export function resolveResourceClaims(pod: V1Pod): Resolution {
+function resolveResourceClaims(pod: V1Pod): Resolution {
   const podName = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
   const statuses = pod.status?.resourceClaimStatuses ?? [];
   const claims: ResolvedResourceClaim[] = [];

@@ -27,7 +27,7 @@ function resourceOrder(resource: string): number {
   return fixed === -1 ? 4 : fixed;
 }
 
-export function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientResourceDetail[] {
+function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientResourceDetail[] {
   const out: InsufficientResourceDetail[] = [];
   const podCapacity = node.allocatable['pods'] ?? 0n;
   const podCount = BigInt(node.pods.length);

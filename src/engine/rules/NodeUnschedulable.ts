@@ -7,7 +7,7 @@ export interface NodeUnschedulableDetail {
   kind: 'nodeCordoned';
 }
 
-export const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
 const rule: FilterRule = {
   plugin: 'NodeUnschedulable',

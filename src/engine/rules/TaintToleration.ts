@@ -49,7 +49,7 @@ export interface UntoleratedTaintDetail {
   comparisons?: ComparisonMiss[];
 }
 
-export function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): TolerationMismatch[] {
+function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): TolerationMismatch[] {
   const out: TolerationMismatch[] = [];
   const key = toleration.key ?? '';
   if (key && key !== taint.key) out.push({ field: 'key', wanted: key, actual: taint.key, diff: compareText(key, taint.key) });
@@ -73,7 +73,7 @@ export function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): 
 }
 
 /** The Gt/Lt tolerations that speak about this taint and do not tolerate it, with why. */
-export function comparisonMisses(tolerations: readonly V1Toleration[], taint: V1Taint): ComparisonMiss[] {
+function comparisonMisses(tolerations: readonly V1Toleration[], taint: V1Taint): ComparisonMiss[] {
   const out: ComparisonMiss[] = [];
   tolerations.forEach((toleration, index) => {
     const operator = toleration.operator;
@@ -87,7 +87,7 @@ export function comparisonMisses(tolerations: readonly V1Toleration[], taint: V1
 // The toleration the user most likely meant for this taint: fewest differing fields, then the
 // closest key and value. Tolerations for unrelated keys are not offered as near misses, nor
 // Gt/Lt ones: they are not meant to equal the taint, and `comparisonMisses` explains them.
-export function nearestToleration(tolerations: readonly V1Toleration[], taint: V1Taint): NearestToleration | undefined {
+function nearestToleration(tolerations: readonly V1Toleration[], taint: V1Taint): NearestToleration | undefined {
   let best: (NearestToleration & { score: number }) | undefined;
   tolerations.forEach((toleration, index) => {
     if (isComparisonOperator(toleration.operator)) return;

@@ -40,7 +40,7 @@ function quantityOf(text: string | undefined): Quantity {
   }
 }
 
-export function claimRequest(claim: V1PersistentVolumeClaim): string | undefined {
+function claimRequest(claim: V1PersistentVolumeClaim): string | undefined {
   return claim.spec?.resources?.requests?.['storage'];
 }
 
@@ -161,7 +161,7 @@ function analyzeUncached(snapshot: Snapshot, pod: PodFacts): Analysis {
 }
 
 /** util.GetLocalPersistentVolumeNodeNames: hostname values of `kubernetes.io/hostname In` requirements. */
-export function localVolumeNodeNames(volume: V1PersistentVolume): string[] {
+function localVolumeNodeNames(volume: V1PersistentVolume): string[] {
   const terms = volume.spec?.nodeAffinity?.required?.nodeSelectorTerms;
   if (!terms) return [];
   const result = new Set<string>();
@@ -204,7 +204,7 @@ function preFilterNarrowing(snapshot: Snapshot, bound: V1PersistentVolumeClaim[]
 // ---- Filter ----
 
 /** storagehelpers.CheckNodeAffinity against the node's labels; the unmet requirements when it fails. */
-export function volumeAffinityMisses(volume: V1PersistentVolume, labels: Record<string, string>): TermMiss[] | undefined {
+function volumeAffinityMisses(volume: V1PersistentVolume, labels: Record<string, string>): TermMiss[] | undefined {
   const required = volume.spec?.nodeAffinity?.required;
   if (!required) return undefined;
   const result = evaluateNodeSelector(required, labelsOnlyNode(labels));
@@ -230,7 +230,7 @@ function matchesTopology(terms: V1TopologySelectorTerm[] | undefined, labels: Re
   });
 }
 
-export function formatTopologyTerm(term: V1TopologySelectorTerm): string {
+function formatTopologyTerm(term: V1TopologySelectorTerm): string {
   const expressions = term.matchLabelExpressions ?? [];
   if (expressions.length === 0) return '<empty term>';
   return expressions.map((e) => `${e.key} in (${e.values.join(', ')})`).join(', ');

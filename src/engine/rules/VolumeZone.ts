@@ -17,7 +17,7 @@ const gaZone = 'topology.kubernetes.io/zone';
 const gaRegion = 'topology.kubernetes.io/region';
 
 /** In the scheduler's order. */
-export const volumeTopologyLabels = [betaZone, betaRegion, gaZone, gaRegion] as const;
+const volumeTopologyLabels = [betaZone, betaRegion, gaZone, gaRegion] as const;
 
 export type VolumeZoneLookupCause = 'claimNotFound' | 'claimHasNoVolumeOrClass' | 'storageClassNotFound' | 'unboundImmediate' | 'volumeNotFound';
 

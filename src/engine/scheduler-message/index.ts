@@ -2,17 +2,7 @@
 // wordings by release and parse.ts for the message's shape.
 import type { ParsedSchedulerMessage } from './parse.js';
 
-export { preemptionStatements, wordings, type Wording } from './catalog.js';
-export {
-  eventNoteLimit,
-  isCutAtEventLimit,
-  parseSchedulerMessage,
-  type MessageSource,
-  type ParsedPreemption,
-  type ParsedPreFilterReason,
-  type ParsedReason,
-  type ParsedSchedulerMessage,
-} from './parse.js';
+export { isCutAtEventLimit, parseSchedulerMessage, type ParsedReason, type ParsedSchedulerMessage } from './parse.js';
 
 /**
  * Reason counts summed per filter plugin; reasons no plugin owns (unknown wordings, whose texts

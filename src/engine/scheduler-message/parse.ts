@@ -225,8 +225,8 @@ function parsePluginError(text: string, truncated: boolean): ParsedSchedulerMess
 export type MessageSource = 'event' | 'condition';
 
 // schedule_one.go truncateMessage with NoteLengthLimit (pkg/apis/core/validation/events.go).
-export const eventNoteLimit = 1024;
-export const truncationSuffix = ' ...';
+const eventNoteLimit = 1024;
+const truncationSuffix = ' ...';
 
 function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;

@@ -30,7 +30,7 @@ const integerProblem = {
 } as const;
 
 /** Why a Gt/Lt toleration, which applies to the taint by key and effect, does not tolerate it. */
-export function comparisonText(c: ComparisonMiss): string {
+function comparisonText(c: ComparisonMiss): string {
   const head = `toleration #${c.index + 1} ${formatToleration(c.toleration)}`;
   const o = c.outcome;
   if (o.kind === 'invalidValue') {
@@ -50,7 +50,7 @@ export function comparisonShort(c: ComparisonMiss): string {
 
 // KEP-5471: alpha since v1.35 and still off by default in v1.37. The pod passed validation, so
 // the API server has the gate on; a scheduler without it tolerates nothing with Gt or Lt.
-export const comparisonGateNote =
+const comparisonGateNote =
   'Gt and Lt also need the TaintTolerationComparisonOperators feature gate on kube-scheduler, alpha since v1.35 and off by default; without it the scheduler tolerates nothing with them';
 
 const kindWords: Record<string, string> = {

@@ -1,5 +1,5 @@
 // The human report: the sentence first, then the node table, then the details.
-import type { Diagnosis } from '../../engine/diagnosis.js';
+import { judgedStages, type Diagnosis } from '../../engine/diagnosis.js';
 import { describeReason } from '../../messages/reasons.js';
 import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
@@ -19,31 +19,23 @@ export interface HumanOptions {
 // Every string from the cluster is escaped (escape.ts) before it joins a line: whole lines where
 // a line has no colour, the pieces before colouring otherwise.
 function noteLines(d: Diagnosis): string[] {
-  return d.notes.flatMap((n): string[] => {
+  return d.notes.map((n): string => {
     switch (n.kind) {
-      case 'resolvedFromOwner': {
-        const owner = n.data['owner'] as { kind: string; name: string };
-        return [`(${owner.kind}/${owner.name} resolved to its pod ${d.pod.name})`];
-      }
+      case 'resolvedFromOwner':
+        return `(${n.data.owner.kind}/${n.data.owner.name} resolved to its pod ${d.pod.name})`;
       case 'otherPendingPods':
-        return [`(${(n.data['pods'] as string[]).length} more pending pods of the same owner: ${(n.data['pods'] as string[]).slice(0, 5).join(', ')})`];
+        return `(${n.data.pods.length} more pending pods of the same owner: ${n.data.pods.slice(0, 5).join(', ')})`;
       case 'requestExceedsEveryNode':
-        return ['The pod asks more than the whole allocatable of every node: no eviction or preemption can help; shrink the request or add bigger nodes.'];
+        return 'The pod asks more than the whole allocatable of every node: no eviction or preemption can help; shrink the request or add bigger nodes.';
       case 'noNodes':
-        return ['There are no nodes to schedule on.'];
-      case 'repeatedObjects': {
-        const count = n.data['count'] as number;
-        return [`(the input held ${count} repeated object${count === 1 ? '' : 's'}; each object was read once)`];
-      }
+        return 'There are no nodes to schedule on.';
+      case 'repeatedObjects':
+        return `(the input held ${n.data.count} repeated object${n.data.count === 1 ? '' : 's'}; each object was read once)`;
       case 'conflictingVersions': {
-        const o = n.data['object'] as { kind: string; namespace?: string; name: string };
-        const kept = n.data['kept'] as { resourceVersion?: string; where: string };
-        const dropped = n.data['dropped'] as { resourceVersion?: string; where: string }[];
+        const { object: o, kept, dropped } = n.data;
         const version = (v: { resourceVersion?: string; where: string }) => `resourceVersion ${v.resourceVersion ?? '<none>'} (${v.where})`;
-        return [`(${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} appears in ${dropped.length + 1} versions: kept the newer, ${version(kept)}; dropped ${dropped.map(version).join(', ')})`];
+        return `(${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} appears in ${dropped.length + 1} versions: kept the newer, ${version(kept)}; dropped ${dropped.map(version).join(', ')})`;
       }
-      default:
-        return [];
     }
   }).map(escapeTerminal);
 }
@@ -78,15 +70,16 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   } else if (d.preFilter.length > 0 && d.nodes.length > 0) {
     sections.push([`Every node passes the filters; only the failure above stops the pod.`]);
   }
-  sections.push(nearMisses(d, colors, out.color));
+  sections.push(nearMisses(d, colors));
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
   sections.push(requestLines(d, colors));
   const shortfall = shortfallTable(d);
   if (shortfall) sections.push([colors.bold('Resources short, node by node'), shortfall]);
   sections.push(stageLines(d, colors));
-  // Past the scheduler (bound, or never created) its words on this pod are history, not cause.
-  if (!['ScheduledNotRunning', 'AdmissionRejected', 'NotPending', 'NodeNameSet'].includes(d.stage)) sections.push(schedulerLines(d, colors));
+  // Only where the scheduler still decides: past it (bound, never created, or bypassed by a
+  // nodeName set by hand) its words on this pod are history, not cause.
+  if (judgedStages.has(d.stage) && d.stage !== 'NodeNameSet') sections.push(schedulerLines(d, colors));
   // Gap lines carry collection names and error details from the cluster; only the heading is coloured.
   const [gapsHeading, ...gaps] = gapLines(d, colors);
   if (gapsHeading !== undefined) sections.push([gapsHeading, ...gaps.map(escapeTerminal)]);

@@ -2,10 +2,12 @@
 // to, the two strings aligned and a marker under every differing character.
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
-import { explainDiff, renderAligned, type TextDiff } from '../../engine/nearmiss/index.js';
+import type { TextDiff } from '../../engine/nearmiss/index.js';
 import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
+import { explainDiff } from '../../messages/nearmiss.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
+import { renderAligned } from './aligned.js';
 
 interface Block {
   title: string;
@@ -15,8 +17,8 @@ interface Block {
 
 // renderAligned already shows every control and invisible character as ⟨U+XXXX⟩ and adds only
 // its own colours, so its lines are not escaped again (that would show the colours as text).
-function diffLines(label: string, diff: TextDiff, color: boolean): string[] {
-  const [wanted = '', actual = '', marks = ''] = renderAligned(diff, { color });
+function diffLines(label: string, diff: TextDiff, colors: Palette): string[] {
+  const [wanted = '', actual = '', marks = ''] = renderAligned(diff, colors);
   return [
     `    ${label}`,
     `      pod:  ${wanted}`,
@@ -26,18 +28,18 @@ function diffLines(label: string, diff: TextDiff, color: boolean): string[] {
   ];
 }
 
-function selectorBlock(miss: SelectorEntryMiss, source: string, color: boolean): Omit<Block, 'nodes'> | undefined {
+function selectorBlock(miss: SelectorEntryMiss, source: string, colors: Palette): Omit<Block, 'nodes'> | undefined {
   const closest = miss.closest;
   if (!closest) return undefined;
   const wanted = miss.wanted.length === 1 ? `${miss.key}=${miss.wanted[0] ?? ''}` : `${miss.key} ${miss.operator} (${miss.wanted.join(', ')})`;
   const lines: string[] = [];
-  if (!closest.keyDiff.equal) lines.push(...diffLines('label key', closest.keyDiff, color));
-  if (closest.valueDiff && !closest.valueDiff.equal) lines.push(...diffLines('label value', closest.valueDiff, color));
+  if (!closest.keyDiff.equal) lines.push(...diffLines('label key', closest.keyDiff, colors));
+  if (closest.valueDiff && !closest.valueDiff.equal) lines.push(...diffLines('label value', closest.valueDiff, colors));
   if (lines.length === 0) return undefined;
   return { title: `${source} wants ${wanted}; node has ${closest.key}=${closest.value}`, lines };
 }
 
-export function nearMisses(d: Diagnosis, colors: Palette, color: boolean): string[] {
+export function nearMisses(d: Diagnosis, colors: Palette): string[] {
   const blocks = new Map<string, Block>();
   const add = (key: string, node: string, make: () => Omit<Block, 'nodes'> | undefined) => {
     const existing = blocks.get(key);
@@ -56,7 +58,7 @@ export function nearMisses(d: Diagnosis, colors: Palette, color: boolean): strin
           lines: near.mismatches.flatMap((m) => {
             if (m.field === 'key' || m.field === 'value') {
               const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
-              return [...diffLines(`toleration ${m.field}`, m.diff, color), ...extra];
+              return [...diffLines(`toleration ${m.field}`, m.diff, colors), ...extra];
             }
             if (m.field === 'effect') {
               const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
@@ -70,7 +72,7 @@ export function nearMisses(d: Diagnosis, colors: Palette, color: boolean): strin
         const misses = detail.kind === 'nodeSelectorMismatch' ? detail.misses.map((m) => ({ m, source: 'nodeSelector' })) : detail.terms.flatMap((t) => t.misses.map((m) => ({ m, source: `affinity term ${t.index + 1}` })));
         for (const { m, source } of misses) {
           const key = `label|${source}|${m.key}|${m.wanted.join(',')}|${m.closest?.key ?? ''}=${m.closest?.value ?? ''}`;
-          add(key, node.name, () => selectorBlock(m, source, color));
+          add(key, node.name, () => selectorBlock(m, source, colors));
         }
       }
     }

@@ -128,7 +128,7 @@ function mergeInto(merged: Merged, doc: Raw, file: string): void {
 }
 
 /** The files kubectl would read, in priority order, and where that list came from. */
-export function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: Env): { files: string[]; from: 'flag' | 'KUBECONFIG' | 'home' | 'none' } {
+function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: Env): { files: string[]; from: 'flag' | 'KUBECONFIG' | 'home' | 'none' } {
   if (options.kubeconfig) return { files: [options.kubeconfig], from: 'flag' };
   const list = env['KUBECONFIG'];
   if (list) {
@@ -139,8 +139,8 @@ export function kubeconfigFiles(options: Pick<LiveOptions, 'kubeconfig'>, env: E
   return { files: [], from: 'none' };
 }
 
-/** Merges kubeconfig files as kubectl does. Exported for tests. */
-export function mergeKubeconfigs(files: string[], requireFirst: boolean): Merged {
+/** Merges kubeconfig files as kubectl does. */
+function mergeKubeconfigs(files: string[], requireFirst: boolean): Merged {
   const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), files: [] };
   for (const file of files) {
     const doc = readKubeconfig(file, !requireFirst);
@@ -208,138 +208,191 @@ function readTokenFile(file: string, userName: string): string {
 
 const noKubeconfig = 'no kubeconfig found: set KUBECONFIG or pass --kubeconfig; why-pending never falls back to localhost:8080';
 
-export function loadConfig(options: LiveOptions, env: Env): LiveConfig {
+/** The kubeconfig files merged, else the in-cluster account; an error when there is nothing to go on. */
+function mergedKubeconfig(options: LiveOptions, env: Env): Merged {
   const { files, from } = kubeconfigFiles(options, env);
   let merged = mergeKubeconfigs(files, from === 'flag');
   if (merged.files.length === 0 && from !== 'flag') merged = inCluster(env) ?? merged;
-  const fileList = merged.files.join(', ');
   if (merged.files.length === 0 && !options.server) {
     if (from === 'KUBECONFIG') throw new ClusterError(`${noKubeconfig} (none of the KUBECONFIG files exists: ${files.join(', ')})`);
     throw new ClusterError(noKubeconfig);
   }
+  return merged;
+}
 
-  // The context.
-  const contextName = options.context ?? merged.currentContext;
-  let context: Raw | undefined;
-  if (contextName) {
-    context = merged.contexts.get(contextName);
-    if (!context && (options.context || !options.server)) {
-      const known = [...merged.contexts.keys()];
-      throw new ClusterError(
-        `context "${contextName}" not found in kubeconfig ${fileList || '(none)'}${known.length > 0 ? `; it has ${known.map((n) => `"${n}"`).join(', ')}` : ''}: pass --context with one of them`,
-      );
+/** A named kubeconfig entry; `raw` undefined when the name is not in the files (or there is no name). */
+interface Chosen {
+  name?: string;
+  raw?: Raw;
+}
+
+const quotedNames = (names: Iterable<string>): string => [...names].map((n) => `"${n}"`).join(', ');
+
+/** --context, else current-context; none at all only when --server or --cluster say where to go. */
+function chooseContext(merged: Merged, options: LiveOptions): Chosen {
+  const fileList = merged.files.join(', ');
+  const name = options.context ?? merged.currentContext;
+  const known = [...merged.contexts.keys()];
+  if (name) {
+    const raw = merged.contexts.get(name);
+    if (!raw && (options.context || !options.server)) {
+      throw new ClusterError(`context "${name}" not found in kubeconfig ${fileList || '(none)'}${known.length > 0 ? `; it has ${quotedNames(known)}` : ''}: pass --context with one of them`);
     }
-  } else if (!options.server && !options.cluster) {
-    const known = [...merged.contexts.keys()];
-    throw new ClusterError(
-      `kubeconfig ${fileList} sets no current-context: pass --context NAME${known.length > 0 ? ` (${known.map((n) => `"${n}"`).join(', ')})` : ''} or run kubectl config use-context NAME`,
-    );
+    return { name, raw };
   }
+  if (!options.server && !options.cluster) {
+    throw new ClusterError(`kubeconfig ${fileList} sets no current-context: pass --context NAME${known.length > 0 ? ` (${quotedNames(known)})` : ''} or run kubectl config use-context NAME`);
+  }
+  return {};
+}
 
-  // The cluster.
-  const clusterName = options.cluster ?? str(context, 'cluster');
-  let rawCluster: Raw = {};
-  if (clusterName) {
-    const found = merged.clusters.get(clusterName);
+/** --cluster, else the context's, with --server and the TLS flags applied; its server URL checked. */
+function chooseCluster(merged: Merged, options: LiveOptions, context: Chosen): Chosen & { raw: Raw; server: string } {
+  const name = options.cluster ?? str(context.raw, 'cluster');
+  let raw: Raw = {};
+  if (name) {
+    const found = merged.clusters.get(name);
     if (!found && (options.cluster || !options.server)) {
-      throw new ClusterError(`cluster "${clusterName}"${contextName && !options.cluster ? ` (of context "${contextName}")` : ''} not found in kubeconfig ${fileList}`);
+      throw new ClusterError(`cluster "${name}"${context.name && !options.cluster ? ` (of context "${context.name}")` : ''} not found in kubeconfig ${merged.files.join(', ')}`);
     }
-    rawCluster = { ...(found ?? {}) };
+    raw = { ...(found ?? {}) };
   }
-  if (options.server) rawCluster['server'] = options.server;
-  const where = clusterName ? `cluster "${clusterName}"` : '--server';
-  const rawServer = str(rawCluster, 'server');
+  if (options.server) raw['server'] = options.server;
+  const where = name ? `cluster "${name}"` : '--server';
+  const rawServer = str(raw, 'server');
   if (!rawServer) throw new ClusterError(`${where} has no server address: set it in the kubeconfig or pass --server`);
   const server = normalizeServer(rawServer, where);
-  // clientcmd: an explicit CA or --insecure-skip-tls-verify replaces the kubeconfig's CA settings,
-  // and --server forgets the kubeconfig's tls-server-name unless --tls-server-name is given too.
+  overrideTls(raw, options);
+  return { name, raw, server };
+}
+
+// clientcmd: an explicit CA or --insecure-skip-tls-verify replaces the kubeconfig's CA settings,
+// and --server forgets the kubeconfig's tls-server-name unless --tls-server-name is given too.
+function overrideTls(cluster: Raw, options: LiveOptions): void {
   if (options.insecureSkipTlsVerify || options.certificateAuthority) {
-    rawCluster['insecure-skip-tls-verify'] = options.insecureSkipTlsVerify;
-    delete rawCluster['certificate-authority-data'];
-    delete rawCluster['certificate-authority'];
-    if (options.certificateAuthority) rawCluster['certificate-authority'] = path.resolve(options.certificateAuthority);
+    cluster['insecure-skip-tls-verify'] = options.insecureSkipTlsVerify;
+    delete cluster['certificate-authority-data'];
+    delete cluster['certificate-authority'];
+    if (options.certificateAuthority) cluster['certificate-authority'] = path.resolve(options.certificateAuthority);
   }
   if (options.tlsServerName || options.server) {
-    delete rawCluster['tls-server-name'];
-    if (options.tlsServerName) rawCluster['tls-server-name'] = options.tlsServerName;
+    delete cluster['tls-server-name'];
+    if (options.tlsServerName) cluster['tls-server-name'] = options.tlsServerName;
   }
+}
 
-  // The user.
-  const userName = options.user ?? str(context, 'user');
-  let rawUser: Raw = {};
-  if (userName) {
-    const found = merged.users.get(userName);
-    if (!found && options.user) throw new ClusterError(`user "${userName}" not found in kubeconfig ${fileList || '(none)'}`);
-    if (!found && contextName && !options.server) throw new ClusterError(`user "${userName}" of context "${contextName}" not found in kubeconfig ${fileList}`);
-    rawUser = { ...(found ?? {}) };
+/** --user, else the context's, with --token and the client certificate flags applied. */
+function chooseUser(merged: Merged, options: LiveOptions, context: Chosen): Chosen & { raw: Raw } {
+  const fileList = merged.files.join(', ');
+  const name = options.user ?? str(context.raw, 'user');
+  let raw: Raw = {};
+  if (name) {
+    const found = merged.users.get(name);
+    if (!found && options.user) throw new ClusterError(`user "${name}" not found in kubeconfig ${fileList || '(none)'}`);
+    if (!found && context.name && !options.server) throw new ClusterError(`user "${name}" of context "${context.name}" not found in kubeconfig ${fileList}`);
+    raw = { ...(found ?? {}) };
   }
+  overrideCredentials(raw, options);
+  return { name, raw };
+}
+
+function overrideCredentials(user: Raw, options: LiveOptions): void {
   if (options.token) {
     // A bearer token on the command line replaces every other way of getting one.
-    for (const key of ['token-file', 'exec', 'auth-provider', 'username', 'password']) delete rawUser[key];
-    rawUser['token'] = options.token;
+    for (const key of ['token-file', 'exec', 'auth-provider', 'username', 'password']) delete user[key];
+    user['token'] = options.token;
   }
   if (options.clientCertificate) {
-    delete rawUser['client-certificate-data'];
-    rawUser['client-certificate'] = path.resolve(options.clientCertificate);
+    delete user['client-certificate-data'];
+    user['client-certificate'] = path.resolve(options.clientCertificate);
   }
   if (options.clientKey) {
-    delete rawUser['client-key-data'];
-    rawUser['client-key'] = path.resolve(options.clientKey);
+    delete user['client-key-data'];
+    user['client-key'] = path.resolve(options.clientKey);
   }
+}
 
-  const impersonateUser = options.as ?? str(rawUser, 'as');
-  const kubeconfigGroups = Array.isArray(rawUser['as-groups']) ? rawUser['as-groups'].filter((g): g is string => typeof g === 'string') : [];
+/** --as and --as-group, else the user's `as` and `as-groups`; groups need a user. */
+function impersonation(options: LiveOptions, user: Raw): { user?: string; groups: string[] } {
+  const impersonateUser = options.as ?? str(user, 'as');
+  const kubeconfigGroups = Array.isArray(user['as-groups']) ? user['as-groups'].filter((g): g is string => typeof g === 'string') : [];
   const groups = options.asGroups.length > 0 ? options.asGroups : kubeconfigGroups;
   if (groups.length > 0 && !impersonateUser) throw new UsageError('--as-group needs --as: groups can only be impersonated together with a user');
+  return { user: impersonateUser, groups };
+}
 
-  const names = { cluster: clusterName ?? 'why-pending', user: userName ?? 'why-pending', context: contextName ?? 'why-pending' };
-  const cluster: Cluster = {
-    name: names.cluster,
+/** The effective cluster as client-node takes it. */
+function clientCluster(name: string, raw: Raw, server: string): Cluster {
+  return {
+    name,
     server,
-    skipTLSVerify: rawCluster['insecure-skip-tls-verify'] === true,
-    ...(str(rawCluster, 'certificate-authority-data') ? { caData: str(rawCluster, 'certificate-authority-data') } : {}),
-    ...(str(rawCluster, 'certificate-authority') ? { caFile: str(rawCluster, 'certificate-authority') } : {}),
-    ...(str(rawCluster, 'tls-server-name') ? { tlsServerName: str(rawCluster, 'tls-server-name') } : {}),
-    ...(str(rawCluster, 'proxy-url') ? { proxyUrl: str(rawCluster, 'proxy-url') } : {}),
+    skipTLSVerify: raw['insecure-skip-tls-verify'] === true,
+    ...(str(raw, 'certificate-authority-data') ? { caData: str(raw, 'certificate-authority-data') } : {}),
+    ...(str(raw, 'certificate-authority') ? { caFile: str(raw, 'certificate-authority') } : {}),
+    ...(str(raw, 'tls-server-name') ? { tlsServerName: str(raw, 'tls-server-name') } : {}),
+    ...(str(raw, 'proxy-url') ? { proxyUrl: str(raw, 'proxy-url') } : {}),
   };
-  const tokenFile = str(rawUser, 'token-file');
-  const token = str(rawUser, 'token') ?? (tokenFile ? readTokenFile(tokenFile, names.user) : undefined);
-  const user: User = {
-    name: names.user,
-    ...(str(rawUser, 'client-certificate-data') ? { certData: str(rawUser, 'client-certificate-data') } : {}),
-    ...(str(rawUser, 'client-certificate') ? { certFile: str(rawUser, 'client-certificate') } : {}),
-    ...(str(rawUser, 'client-key-data') ? { keyData: str(rawUser, 'client-key-data') } : {}),
-    ...(str(rawUser, 'client-key') ? { keyFile: str(rawUser, 'client-key') } : {}),
-    ...(isRecord(rawUser['exec']) ? { exec: rawUser['exec'] } : {}),
-    ...(isRecord(rawUser['auth-provider']) ? { authProvider: rawUser['auth-provider'] } : {}),
+}
+
+/** The effective user as client-node takes it; a token-file is read here, so a missing one fails now, naming the user. */
+function clientUser(name: string, raw: Raw): User {
+  const tokenFile = str(raw, 'token-file');
+  const token = str(raw, 'token') ?? (tokenFile ? readTokenFile(tokenFile, name) : undefined);
+  return {
+    name,
+    ...(str(raw, 'client-certificate-data') ? { certData: str(raw, 'client-certificate-data') } : {}),
+    ...(str(raw, 'client-certificate') ? { certFile: str(raw, 'client-certificate') } : {}),
+    ...(str(raw, 'client-key-data') ? { keyData: str(raw, 'client-key-data') } : {}),
+    ...(str(raw, 'client-key') ? { keyFile: str(raw, 'client-key') } : {}),
+    ...(isRecord(raw['exec']) ? { exec: raw['exec'] } : {}),
+    ...(isRecord(raw['auth-provider']) ? { authProvider: raw['auth-provider'] } : {}),
     ...(token ? { token } : {}),
-    ...(str(rawUser, 'username') ? { username: str(rawUser, 'username'), password: str(rawUser, 'password') ?? '' } : {}),
+    ...(str(raw, 'username') ? { username: str(raw, 'username'), password: str(raw, 'password') ?? '' } : {}),
   };
-  const namespaceOfContext = str(context, 'namespace');
-  const ctx: Context = { name: names.context, cluster: names.cluster, user: names.user, ...(namespaceOfContext ? { namespace: namespaceOfContext } : {}) };
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: ctx.name });
+}
 
-  const shownServer = redactUrl(server);
-  const parts = [`server ${shownServer}`];
+/** One line naming the context, server, user and impersonation; never a secret. */
+function describeTarget(server: string, context: Chosen, userName: string | undefined, as: { user?: string; groups: string[] }): string {
+  const parts = [`server ${server}`];
   if (userName) parts.push(`user "${userName}"`);
-  if (impersonateUser) parts.push(`as "${impersonateUser}"${groups.length > 0 ? ` (groups ${groups.join(', ')})` : ''}`);
-  const describe = contextName && context ? `context "${contextName}" (${parts.join(', ')})` : parts.join(', ');
+  if (as.user) parts.push(`as "${as.user}"${as.groups.length > 0 ? ` (groups ${as.groups.join(', ')})` : ''}`);
+  return context.name && context.raw ? `context "${context.name}" (${parts.join(', ')})` : parts.join(', ');
+}
 
+function proxyEnvOf(env: Env): Env {
   const proxyKeys = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
   const proxyEnv: Record<string, string> = {};
   for (const key of proxyKeys) {
     const value = env[key];
     if (value !== undefined) proxyEnv[key] = value;
   }
+  return proxyEnv;
+}
 
+export function loadConfig(options: LiveOptions, env: Env): LiveConfig {
+  const merged = mergedKubeconfig(options, env);
+  const context = chooseContext(merged, options);
+  const cluster = chooseCluster(merged, options, context);
+  const user = chooseUser(merged, options, context);
+  const as = impersonation(options, user.raw);
+  // client-node gets exactly one context, cluster and user: the effective ones.
+  const names = { cluster: cluster.name ?? 'why-pending', user: user.name ?? 'why-pending', context: context.name ?? 'why-pending' };
+  const namespace = str(context.raw, 'namespace');
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [clientCluster(names.cluster, cluster.raw, cluster.server)],
+    users: [clientUser(names.user, user.raw)],
+    contexts: [{ name: names.context, cluster: names.cluster, user: names.user, ...(namespace ? { namespace } : {}) } satisfies Context],
+    currentContext: names.context,
+  });
+  const server = redactUrl(cluster.server);
   return {
     kubeConfig,
-    namespace: options.namespace ?? namespaceOfContext ?? 'default',
-    describe,
-    server: shownServer,
+    namespace: options.namespace ?? namespace ?? 'default',
+    describe: describeTarget(server, context, user.name, as),
+    server,
     requestTimeoutMs: options.requestTimeoutMs,
-    ...(impersonateUser ? { impersonate: { user: impersonateUser, groups } } : {}),
-    proxyEnv,
+    ...(as.user ? { impersonate: { user: as.user, groups: as.groups } } : {}),
+    proxyEnv: proxyEnvOf(env),
   };
 }

@@ -62,7 +62,7 @@ export function isDroppedConnection(error: unknown): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'UND_ERR_SOCKET';
 }
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;

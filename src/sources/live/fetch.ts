@@ -12,6 +12,7 @@
 //      apply. A pod whose every node fails on node objects alone costs no pod read at all.
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
 import type { V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { judgedStages } from '../../engine/diagnosis.js';
 import { eventsAbout, type ObjectRef } from '../../engine/events.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { decideStage } from '../../engine/stage.js';
@@ -38,8 +39,6 @@ export interface ReadLiveOptions extends TransportOptions {
   onTransport?: (transport: Transport) => void;
 }
 
-// Stages in which the engine replays the filters on nodes (engine/diagnose.ts).
-const judgedStages = new Set(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
 

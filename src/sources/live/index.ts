@@ -1,9 +1,9 @@
-// The live source's public face, for the CLI: flags in, a snapshot out.
-//   addLiveOptions(program)            kubectl's connection flags on the command line
+// The live source's public face, for the CLI, loaded only when a cluster is read: flags in, a
+// snapshot out. (The CLI adds kubectl's connection flags from flags.ts, without loading this.)
 //   liveOptionsFrom(program.opts())    -> LiveOptions (namespace included)
 //   loadConfig(options, process.env)   -> LiveConfig { kubeConfig, namespace, describe, ... }
 //   readLive(config, { namespace: config.namespace, name }, progress) -> Snapshot
 // Every failure is a ClusterError (exit code 5), a UsageError or a QueryError (2).
-export { addLiveOptions, liveOptionsFrom, parseRequestTimeout, type LiveOptions } from './flags.js';
-export { loadConfig, type Env, type LiveConfig } from './config.js';
-export { readLive, type LiveQuery, type ReadLiveOptions } from './fetch.js';
+export { liveOptionsFrom } from './flags.js';
+export { loadConfig } from './config.js';
+export { readLive } from './fetch.js';

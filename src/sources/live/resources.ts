@@ -36,7 +36,6 @@ export const resources = {
 } as const satisfies Record<CollectionName, Resource>;
 
 const ownerKinds = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
-export type OwnerKind = (typeof ownerKinds)[number];
 
 export function ownerResource(kind: string): Resource | undefined {
   return Object.values(resources).find((r) => r.kind === kind && (ownerKinds as readonly string[]).includes(kind));

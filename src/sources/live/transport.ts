@@ -87,7 +87,7 @@ function sleepFor(ms: number): Promise<void> {
 }
 
 /** Retry-After: delay-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (!value) return undefined;
   if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);

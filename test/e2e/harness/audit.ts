@@ -28,10 +28,10 @@ export interface AuditEvent {
   responseStatus?: { code?: number };
 }
 
-export const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
 
 /** The user a request acted as (the impersonated one when there is one). */
-export function actingUser(e: AuditEvent): string {
+function actingUser(e: AuditEvent): string {
   return e.impersonatedUser?.username ?? e.user.username;
 }
 

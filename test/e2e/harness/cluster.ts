@@ -23,7 +23,7 @@ export interface NodeSpec {
   defaultLabels?: boolean;
 }
 
-export const DEFAULT_ALLOCATABLE: Record<string, string> = {
+const DEFAULT_ALLOCATABLE: Record<string, string> = {
   cpu: '4',
   memory: '8Gi',
   pods: '110',

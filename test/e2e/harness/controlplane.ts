@@ -15,7 +15,7 @@ import { fatal, waitFor } from './wait.js';
  * kubelet-less nodes unreachable). clusterrole-aggregation fills the built-in aggregated
  * ClusterRoles (view, edit, admin), which are otherwise empty.
  */
-export const DEFAULT_CONTROLLERS = [
+const DEFAULT_CONTROLLERS = [
   'deployment-controller',
   'replicaset-controller',
   'job-controller',

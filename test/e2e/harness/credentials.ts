@@ -28,7 +28,7 @@ export interface User {
   keyFile?: string;
 }
 
-export const ADMIN_USER = 'why-pending-admin';
+const ADMIN_USER = 'why-pending-admin';
 
 export interface Credentials {
   saKeyFile: string;

@@ -41,9 +41,7 @@ export async function startTestCluster(opts: ControlPlaneOptions = {}): Promise<
   };
 }
 
-export { DEFAULT_CONTROLLERS } from './controlplane.js';
 export type { ControlPlane, ControlPlaneOptions } from './controlplane.js';
-export { DEFAULT_ALLOCATABLE, podScheduledCondition } from './cluster.js';
-export type { NodeSpec, Obj, PodCondition, PodLike, Taint } from './cluster.js';
-export type { User, UserSpec } from './credentials.js';
+export type { NodeSpec, Obj, PodCondition, PodLike } from './cluster.js';
+export type { UserSpec } from './credentials.js';
 export type { AuditEvent } from './audit.js';

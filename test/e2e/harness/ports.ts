@@ -21,8 +21,3 @@ export async function freePorts(n: number): Promise<number[]> {
   await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
   return ports;
 }
-
-export async function freePort(): Promise<number> {
-  const [p] = await freePorts(1);
-  return p as number;
-}

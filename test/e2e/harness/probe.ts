@@ -31,7 +31,7 @@ export const BYSTANDER = {
 };
 
 /** What capture.ts and the end-to-end round trip dump (`kubectl get <kinds> -A -o yaml`). */
-export const DUMP_KINDS =
+const DUMP_KINDS =
   'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,daemonsets,jobs,cronjobs,limitranges,resourcequotas,priorityclasses';
 
 /**
@@ -68,7 +68,7 @@ export interface ProbeOptions {
 }
 
 /** A copy of `pod` that only `node` can take. */
-export function probeFor(pod: PodLike, probeName: string, node: string, owner?: { name: string; uid: string }, opts: ProbeOptions = {}): PodLike {
+function probeFor(pod: PodLike, probeName: string, node: string, owner?: { name: string; uid: string }, opts: ProbeOptions = {}): PodLike {
   const md = (pod.metadata ?? {}) as Record<string, unknown>;
   const spec = structuredClone(pod.spec ?? {}) as Record<string, unknown> & { affinity?: Record<string, unknown> };
   delete spec.nodeName;
@@ -99,7 +99,7 @@ export function probeFor(pod: PodLike, probeName: string, node: string, owner?: 
   };
 }
 
-export async function probeOwner(c: TestCluster, ns: string): Promise<{ name: string; uid: string }> {
+async function probeOwner(c: TestCluster, ns: string): Promise<{ name: string; uid: string }> {
   const name = 'why-pending-probe-owner';
   const path = `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps`;
   try {

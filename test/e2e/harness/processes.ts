@@ -56,7 +56,7 @@ export async function stopProcess(m: Managed, graceMs = 5000): Promise<void> {
   clearTimeout(timer);
 }
 
-export function logTail(file: string, lines = 30): string {
+function logTail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {

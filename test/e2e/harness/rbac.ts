@@ -28,8 +28,8 @@ export function readmeRoles(readme = join(import.meta.dirname, '..', '..', '..',
   return { clusterRole: rules('ClusterRole'), role: rules('Role') };
 }
 
-export const FULL_ROLE = 'why-pending-reader';
-export const NAMESPACE_ROLE = 'why-pending-namespace-reader';
+const FULL_ROLE = 'why-pending-reader';
+const NAMESPACE_ROLE = 'why-pending-namespace-reader';
 
 const subject = (user: string) => ({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user });
 

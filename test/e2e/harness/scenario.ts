@@ -10,7 +10,7 @@ import { podScheduledCondition, type NodeSpec, type Obj, type PodCondition, type
 import type { TestCluster } from './index.js';
 import { sleep, waitFor } from './wait.js';
 
-export const CAPTURE_DIR = join(import.meta.dirname, '..', 'scenarios-capture');
+const CAPTURE_DIR = join(import.meta.dirname, '..', 'scenarios-capture');
 /** Scenarios in the same format for the live tests only (e.g. ones capture.ts's pin cannot judge). */
 export const LIVE_ONLY_DIR = join(import.meta.dirname, '..', 'scenarios-live');
 
@@ -23,7 +23,7 @@ export interface CaptureScenario {
   objects: Obj[];
 }
 
-export function readCaptureScenario(file: string): CaptureScenario {
+function readCaptureScenario(file: string): CaptureScenario {
   const text = readFileSync(file, 'utf8');
   const raw = parse(text) as { nodes?: (NodeSpec & { name: string })[]; objects?: Obj[] } | null;
   const comment = text.split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#\s?/, '')).join(' ');
@@ -56,7 +56,7 @@ const enc = encodeURIComponent;
 const nsOf = (o: Obj) => o.metadata?.namespace ?? 'default';
 
 /** How long a pod no running scheduler owns is watched for a PodScheduled condition. */
-export const NO_SCHEDULER_GRACE_MS = 2000;
+const NO_SCHEDULER_GRACE_MS = 2000;
 
 export async function applyScenario(c: TestCluster, s: CaptureScenario): Promise<void> {
   await Promise.all(s.nodes.map(({ name, ...spec }) => c.createNode(name, spec)));

@@ -3,7 +3,8 @@ import { podFacts } from '../../../src/engine/facts.js';
 import type { NotEvaluated, Reason } from '../../../src/engine/model.js';
 import rule, { type DynamicResourcesDetail, type ResolvedResourceClaim } from '../../../src/engine/rules/DynamicResources.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
-import { evaluate, resourceClaim, resourceClaimStatus } from '../../support/volume-builders.js';
+import { resourceClaim, resourceClaimStatus } from '../../support/volume-builders.js';
+import { evaluate } from '../../support/rules.js';
 
 const unresolvable = (detail: DynamicResourcesDetail): Reason => ({ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail });
 const notChecked = (...claims: ResolvedResourceClaim[]): NotEvaluated => ({ kind: 'resourceClaims', claims });

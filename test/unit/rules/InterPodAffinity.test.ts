@@ -5,7 +5,6 @@
 // is about); namespaceSelector cases use `kubernetes.io/metadata.name`, the one namespace label a
 // snapshot knows, plus a case showing that other labels are reported as not evaluated; where
 // upstream stops at the first failing check, every failing check is asserted here.
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Reason } from '../../../src/engine/model.js';
 import rule, {
@@ -18,6 +17,7 @@ import rule, {
 import { messages } from '../../../src/messages/rules/InterPodAffinity.js';
 import { affinity, antiAffinity, exists, expressions, inValues, notIn, terminating } from '../../support/affinity-builders.js';
 import { contextFor, node, pod } from '../../support/builders.js';
+import { verdicts, type FilterCase } from '../../support/rules.js';
 
 const n = (name: string, labels: Record<string, string>) => node(name).labels(labels).obj();
 const existing = (name: string, on: string, labels: Record<string, string>, namespace?: string) => pod(name, namespace).labels(labels).on(on);
@@ -50,26 +50,12 @@ function existingConflict(...conflicts: ExistingAntiAffinityConflict[]): Reason 
 
 const conflict = (t: AffinityTermRef, domain: string, ...pods: PodRef[]): AntiAffinityConflict => ({ term: t, domain, pods, podCount: pods.length });
 
-/** The rule's reasons for every node, by node name. */
-function verdicts(target: V1Pod, nodes: V1Node[], pods: V1Pod[] = []): Record<string, Reason[]> {
-  const ctx = contextFor(target, nodes, { pods });
-  return Object.fromEntries(ctx.nodes.map((nf) => [nf.name, rule.filter(ctx, nf)]));
-}
-
-interface Case {
-  name: string;
-  pod: V1Pod;
-  nodes: V1Node[];
-  pods?: V1Pod[];
-  want: Record<string, Reason[]>;
-}
-
 // TestRequiredAffinitySingleNode: one node, and (mostly) one existing pod labelled service=securityscan.
 const node1 = () => n('node1', { region: 'r1', zone: 'z11' });
 const scan = () => existing('scan', 'node1', { service: 'securityscan' });
 const securityscan = inValues('service', 'securityscan', 'value2');
 
-const singleNode: Case[] = [
+const singleNode: FilterCase[] = [
   {
     name: 'a pod without required pod affinity rules schedules onto a node with no existing pods',
     pod: pod('p').obj(),
@@ -218,7 +204,7 @@ const singleNode: Case[] = [
 
 const byName = (namespace: string) => expressions(inValues('kubernetes.io/metadata.name', namespace));
 
-const namespaces: Case[] = [
+const namespaces: FilterCase[] = [
   {
     name: 'affinity with a namespaceSelector on the namespace name selects the matching pod',
     pod: pod('p').labels({ security: 'S1' }).with(affinity('region', expressions(securityscan), { namespaceSelector: byName('subteam1.team1') })).obj(),
@@ -325,7 +311,7 @@ const chinaAz1 = (name: string) => n(name, { region: 'China', az: 'az1' });
 const india = (name: string) => n(name, { region: 'India' });
 const rz = (name: string, region: string, zone: string) => n(name, { region, zone, hostname: name });
 
-const multipleNodes: Case[] = [
+const multipleNodes: FilterCase[] = [
   {
     name: 'a pod can be scheduled onto all the nodes that share the topology value of a node running a matching pod',
     pod: pod('p').with(affinity('region', expressions(inValues('foo', 'bar')))).obj(),
@@ -513,7 +499,7 @@ const multipleNodes: Case[] = [
   },
 ];
 
-const labelKeys: Case[] = [
+const labelKeys: FilterCase[] = [
   {
     name: 'matchLabelKeys narrow anti-affinity to pods with the same value of the key',
     pod: pod('p').labels({ app: 'web', rev: 'v2' }).with(antiAffinity('hostname', { app: 'web' }, { matchLabelKeys: ['rev'] })).obj(),
@@ -548,13 +534,13 @@ describe('InterPodAffinity', () => {
     ['matchLabelKeys and mismatchLabelKeys', labelKeys],
   ])('%s', (_title, cases) => {
     it.each(cases)('$name', ({ pod: target, nodes, pods, want }) => {
-      expect(verdicts(target, nodes, pods)).toEqual(want);
+      expect(verdicts(rule, target, nodes, { pods })).toEqual(want);
     });
   });
 
   it('lists the first five conflicting pods and counts the rest', () => {
     const pods = Array.from({ length: 7 }, (_, i) => existing(`web-${i}`, 'nodeA', { app: 'web' }).obj());
-    const got = verdicts(pod('p').with(antiAffinity('zone', { app: 'web' })).obj(), [rz('nodeA', 'r1', 'z1')], pods);
+    const got = verdicts(rule, pod('p').with(antiAffinity('zone', { app: 'web' })).obj(), [rz('nodeA', 'r1', 'z1')], { pods });
     expect(got).toEqual({
       nodeA: [
         antiConflict({
@@ -571,7 +557,7 @@ describe('InterPodAffinity', () => {
     const zones = Array.from({ length: 12 }, (_, i) => `z${String(i).padStart(2, '0')}`);
     const nodes = zones.map((z) => rz(`node-${z}`, 'r1', z));
     const pods = zones.slice(1).map((z) => existing(`db-${z}`, `node-${z}`, { app: 'db' }).obj());
-    const got = verdicts(pod('p').with(affinity('zone', { app: 'db' })).obj(), nodes, pods);
+    const got = verdicts(rule, pod('p').with(affinity('zone', { app: 'db' })).obj(), nodes, { pods });
     const shown = zones.slice(1, 11).map((z) => ({ domain: z, pods: 1 }));
     const matching = zones.slice(1, 6).map((z) => ref(`db-${z}`, `node-${z}`));
     expect(got['node-z00']).toEqual([

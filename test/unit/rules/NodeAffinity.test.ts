@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NodeAffinityDetail } from '../../../src/engine/rules/NodeAffinity.js';
 import rule from '../../../src/engine/rules/NodeAffinity.js';
 import { contextFor, node, pod } from '../../support/builders.js';
-import { runRule } from './check.js';
+import { runRule } from '../../support/rules.js';
 
 const ssd = () => node('n').labels({ disktype: 'ssd', 'topology.kubernetes.io/zone': 'eu-1a' });
 

@@ -6,7 +6,7 @@ import type { V1ContainerPort } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import rule, { hostPorts } from '../../../src/engine/rules/NodePorts.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
-import { runRule } from './check.js';
+import { runRule } from '../../support/rules.js';
 
 /** upstream newPod(host, "UDP/127.0.0.1/8080", ...): one container with those host ports. */
 function withPorts(name: string, ...specs: string[]): PodBuilder {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import rule from '../../../src/engine/rules/NodeResourcesFit.js';
 import { node, pod } from '../../support/builders.js';
-import { runRule } from './check.js';
+import { runRule } from '../../support/rules.js';
 
 const Gi = 1024n ** 3n;
 const small = node('n').allocatable({ cpu: '2', memory: '4Gi', pods: '3' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import nodeName from '../../../src/engine/rules/NodeName.js';
 import rule from '../../../src/engine/rules/NodeUnschedulable.js';
 import { node, pod } from '../../support/builders.js';
-import { runRule } from './check.js';
+import { runRule } from '../../support/rules.js';
 
 describe('NodeUnschedulable', () => {
   it.each([

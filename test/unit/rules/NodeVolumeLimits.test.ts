@@ -3,7 +3,8 @@ import type { V1CSINode } from '@kubernetes/client-node';
 import type { Reason } from '../../../src/engine/model.js';
 import rule, { type NewVolume } from '../../../src/engine/rules/NodeVolumeLimits.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
-import { claimVolume, csiNode, evaluate, inlineVolume, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';
+import { claimVolume, csiNode, inlineVolume, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';
+import { evaluate } from '../../support/rules.js';
 
 const EBS = 'ebs.csi.aws.com';
 const limitTwo = csiNode('n1').driver(EBS, 2).driver('pd.csi.storage.gke.io', 1);

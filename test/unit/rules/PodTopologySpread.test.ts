@@ -10,6 +10,7 @@ import rule, { type SpreadConstraintRef } from '../../../src/engine/rules/PodTop
 import { messages } from '../../../src/messages/rules/PodTopologySpread.js';
 import { exists, expressions, spread, terminating } from '../../support/affinity-builders.js';
 import { contextFor, node, pod } from '../../support/builders.js';
+import { verdicts, type FilterCase } from '../../support/rules.js';
 
 const foo = expressions(exists('foo'));
 const bar = expressions(exists('bar'));
@@ -34,6 +35,9 @@ const spread2103 = (): V1Pod[] => [
   existing('p-y2', 'node-y'),
   existing('p-y3', 'node-y'),
 ];
+
+/** spread2103's matching pods, node by node. */
+const counts2103 = { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 };
 
 const unschedulable = { effect: 'NoSchedule', key: 'node.kubernetes.io/unschedulable' };
 
@@ -80,24 +84,10 @@ function failing(names: string[], reasons: (name: string) => Reason[]): Record<s
   return Object.fromEntries(names.map((name) => [name, reasons(name)]));
 }
 
-/** The rule's reasons for every node, by node name. */
-function verdicts(target: V1Pod, nodes: V1Node[], pods: V1Pod[] = []): Record<string, Reason[]> {
-  const ctx = contextFor(target, nodes, { pods });
-  return Object.fromEntries(ctx.nodes.map((nf) => [nf.name, rule.filter(ctx, nf)]));
-}
-
-interface Case {
-  name: string;
-  pod: V1Pod;
-  nodes: V1Node[];
-  pods?: V1Pod[];
-  want: Record<string, Reason[]>;
-}
-
 const zone1 = constraint(0, 'zone', 1);
 const byNode1 = constraint(0, 'node', 1);
 
-const singleConstraint: Case[] = [
+const singleConstraint: FilterCase[] = [
   {
     name: 'no existing pods: every node fits',
     pod: pod('p').labels({ foo: '' }).with(spread(1, 'zone', foo)).obj(),
@@ -172,10 +162,10 @@ const singleConstraint: Case[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 3, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
-      'node-b': [skewed(byNode1, 'node-b', { matching: 1, min: 0, skew: 2, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 3, counts: counts2103 })],
+      'node-b': [skewed(byNode1, 'node-b', { matching: 1, min: 0, skew: 2, counts: counts2103 })],
       'node-x': [],
-      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 4, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 4, counts: counts2103 })],
     },
   },
   {
@@ -184,10 +174,10 @@ const singleConstraint: Case[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(constraint(0, 'node', 2), 'node-a', { matching: 2, min: 0, skew: 3, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(constraint(0, 'node', 2), 'node-a', { matching: 2, min: 0, skew: 3, counts: counts2103 })],
       'node-b': [],
       'node-x': [],
-      'node-y': [skewed(constraint(0, 'node', 2), 'node-y', { matching: 3, min: 0, skew: 4, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(constraint(0, 'node', 2), 'node-y', { matching: 3, min: 0, skew: 4, counts: counts2103 })],
     },
   },
   {
@@ -196,10 +186,10 @@ const singleConstraint: Case[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 2, selfMatch: false, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(byNode1, 'node-a', { matching: 2, min: 0, skew: 2, selfMatch: false, counts: counts2103 })],
       'node-b': [],
       'node-x': [],
-      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 3, selfMatch: false, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(byNode1, 'node-y', { matching: 3, min: 0, skew: 3, selfMatch: false, counts: counts2103 })],
     },
   },
   {
@@ -257,7 +247,7 @@ const singleConstraint: Case[] = [
   },
 ];
 
-const minDomains: Case[] = [
+const minDomains: FilterCase[] = [
   {
     name: 'pods spread across nodes as 2/2/1, maxSkew 2, fewer domains than minDomains: the global minimum is 0 and only the third node fits',
     pod: pod('p').labels({ foo: '' }).with(spread(2, 'node', foo, { minDomains: 4 })).obj(),
@@ -306,7 +296,7 @@ const inclusionNodes = (taintY: boolean): V1Node[] => [
 ];
 const inclusionPods = (): V1Pod[] => [existing('p-b1', 'node-a'), existing('p-b2', 'node-b'), existing('p-y1', 'node-y')];
 
-const inclusionPolicies: Case[] = [
+const inclusionPolicies: FilterCase[] = [
   {
     name: 'nodeAffinityPolicy Honor (the default) leaves out nodes the nodeSelector excludes: pods spread 1/1/0/~1~',
     pod: pod('p').labels({ foo: '' }).nodeSelector({ foo: '' }).with(spread(1, 'node', foo)).obj(),
@@ -387,7 +377,7 @@ const zone0 = constraint(0, 'zone', 1);
 const node1 = constraint(1, 'node', 1);
 const node1bar = constraint(1, 'node', 1, 'bar');
 
-const multipleConstraints: Case[] = [
+const multipleConstraints: FilterCase[] = [
   {
     name: 'soft (ScheduleAnyway) constraints are bypassed; indexes still name the pod’s own list',
     pod: pod('p')
@@ -414,10 +404,10 @@ const multipleConstraints: Case[] = [
     nodes: fourNodes(),
     pods: spread2103(),
     want: {
-      'node-a': [skewed(node1, 'node-a', { matching: 2, min: 0, skew: 3, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
-      'node-b': [skewed(node1, 'node-b', { matching: 1, min: 0, skew: 2, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-a': [skewed(node1, 'node-a', { matching: 2, min: 0, skew: 3, counts: counts2103 })],
+      'node-b': [skewed(node1, 'node-b', { matching: 1, min: 0, skew: 2, counts: counts2103 })],
       'node-x': [],
-      'node-y': [skewed(node1, 'node-y', { matching: 3, min: 0, skew: 4, counts: { 'node-a': 2, 'node-b': 1, 'node-x': 0, 'node-y': 3 } })],
+      'node-y': [skewed(node1, 'node-y', { matching: 3, min: 0, skew: 4, counts: counts2103 })],
     },
   },
   {
@@ -502,7 +492,7 @@ const multipleConstraints: Case[] = [
   },
 ];
 
-const labelKeys: Case[] = [
+const labelKeys: FilterCase[] = [
   {
     name: 'matchLabelKeys are ANDed with a non-empty selector: only pods with the same value count',
     pod: pod('p').labels({ foo: '', rev: 'v2' }).with(spread(1, 'node', foo, { matchLabelKeys: ['rev'] })).obj(),
@@ -551,7 +541,7 @@ describe('PodTopologySpread', () => {
     ['matchLabelKeys', labelKeys],
   ])('%s', (_title, cases) => {
     it.each(cases)('$name', ({ pod: target, nodes, pods, want }) => {
-      expect(verdicts(target, nodes, pods)).toEqual(want);
+      expect(verdicts(rule, target, nodes, { pods })).toEqual(want);
     });
   });
 
@@ -561,7 +551,7 @@ describe('PodTopologySpread', () => {
     const pods = names.slice(1).flatMap((name) => [existing(`${name}-1`, name), existing(`${name}-2`, name)]);
     pods.push(existing('node-11-3', 'node-11'));
     const target = pod('p').labels({ foo: '' }).with(spread(1, 'node', foo)).obj();
-    const got = verdicts(target, nodes, pods);
+    const got = verdicts(rule, target, nodes, { pods });
     expect(got['node-00']).toEqual([]);
     expect(got['node-11']).toEqual([
       {

@@ -5,7 +5,7 @@ import { formatToleration, tolerates } from '../../../src/engine/match/toleratio
 import rule from '../../../src/engine/rules/TaintToleration.js';
 import { describeReason } from '../../../src/messages/reasons.js';
 import { node, pod } from '../../support/builders.js';
-import { runRule } from './check.js';
+import { runRule } from '../../support/rules.js';
 
 const gpu = () => node('n').taint('dedicated', 'gpu', 'NoSchedule');
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PreFilterOutcome, Reason } from '../../../src/engine/model.js';
 import rule, { type VolumeBindingDetail } from '../../../src/engine/rules/VolumeBinding.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
-import { claimVolume, ephemeralVolume, evaluate, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';
+import { claimVolume, ephemeralVolume, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';
+import { evaluate } from '../../support/rules.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const unresolvable = (detail: VolumeBindingDetail): Reason => ({ plugin: 'VolumeBinding', code: 'UnschedulableAndUnresolvable', detail });
@@ -13,6 +14,9 @@ const classes = [
   storageClass('local', 'kubernetes.io/no-provisioner').waitForFirstConsumer().obj(),
 ];
 const inZone = (zone: string) => ({ key: ZONE, operator: 'In', values: [zone] });
+/** A local PV's affinity (`kubernetes.io/hostname In (host)`) does not admit `node`. */
+const notOnHost = (claim: string, pv: string, host: string, node: string): Reason =>
+  unresolvable({ kind: 'volumeNodeAffinityConflict', claim, pv, terms: [{ index: 0, unmet: [{ source: 'label', key: 'kubernetes.io/hostname', operator: 'In', values: [host], nodeValue: node }] }] });
 const withClaims = (...names: string[]) => names.reduce((p, c) => p.with(claimVolume(c)), pod('p'));
 const target = pod('p');
 const targetUid = target.obj().metadata?.uid ?? '';
@@ -117,14 +121,7 @@ const prefilterCases: Case[] = [
     claims: [pvc('data').storageClass('local').boundTo('pv-local')],
     volumes: [pv('pv-local').storageClass('local').onHost('n1').claimRef('default', 'data')],
     preFilter: { nodeNames: new Set(['n1']), outsideDetail: { kind: 'outsideLocalVolumeNodes', nodes: ['n1'], volumes: [{ claim: 'data', pv: 'pv-local' }] } },
-    n2: [
-      unresolvable({
-        kind: 'volumeNodeAffinityConflict',
-        claim: 'data',
-        pv: 'pv-local',
-        terms: [{ index: 0, unmet: [{ source: 'label', key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'], nodeValue: 'n2' }] }],
-      }),
-    ],
+    n2: [notOnHost('data', 'pv-local', 'n1', 'n2')],
   },
   {
     name: 'a bound claim whose PV is missing cancels the narrowing',
@@ -132,14 +129,7 @@ const prefilterCases: Case[] = [
     claims: [pvc('data').storageClass('local').boundTo('pv-local'), pvc('gone').storageClass('standard').boundTo('pv-gone')],
     volumes: [pv('pv-local').onHost('n1')],
     n1: [unresolvable({ kind: 'boundVolumeMissing', claim: 'gone', pv: 'pv-gone' })],
-    n2: [
-      unresolvable({
-        kind: 'volumeNodeAffinityConflict',
-        claim: 'data',
-        pv: 'pv-local',
-        terms: [{ index: 0, unmet: [{ source: 'label', key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'], nodeValue: 'n2' }] }],
-      }),
-    ],
+    n2: [notOnHost('data', 'pv-local', 'n1', 'n2')],
   },
   {
     name: 'local PVs pinned to different nodes leave no node at all',
@@ -157,22 +147,8 @@ const prefilterCases: Case[] = [
         }),
       ],
     },
-    n1: [
-      unresolvable({
-        kind: 'volumeNodeAffinityConflict',
-        claim: 'b',
-        pv: 'pv-b',
-        terms: [{ index: 0, unmet: [{ source: 'label', key: 'kubernetes.io/hostname', operator: 'In', values: ['n2'], nodeValue: 'n1' }] }],
-      }),
-    ],
-    n2: [
-      unresolvable({
-        kind: 'volumeNodeAffinityConflict',
-        claim: 'a',
-        pv: 'pv-a',
-        terms: [{ index: 0, unmet: [{ source: 'label', key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'], nodeValue: 'n2' }] }],
-      }),
-    ],
+    n1: [notOnHost('b', 'pv-b', 'n2', 'n1')],
+    n2: [notOnHost('a', 'pv-a', 'n1', 'n2')],
   },
 ];
 

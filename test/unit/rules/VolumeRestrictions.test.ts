@@ -3,7 +3,8 @@ import { podFacts } from '../../../src/engine/facts.js';
 import type { Reason } from '../../../src/engine/model.js';
 import rule, { type VolumeRestrictionsDetail } from '../../../src/engine/rules/VolumeRestrictions.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
-import { claimVolume, evaluate, inlineVolume, pvc, type PvcBuilder } from '../../support/volume-builders.js';
+import { claimVolume, inlineVolume, pvc, type PvcBuilder } from '../../support/volume-builders.js';
+import { evaluate } from '../../support/rules.js';
 
 const conflict = (detail: VolumeRestrictionsDetail): Reason => ({ plugin: 'VolumeRestrictions', code: 'Unschedulable', detail });
 const gce = (pdName: string, readOnly = false) => inlineVolume({ name: 'disk', gcePersistentDisk: { pdName, readOnly } });

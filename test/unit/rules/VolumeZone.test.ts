@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PreFilterOutcome, Reason } from '../../../src/engine/model.js';
 import rule, { type VolumeZoneDetail } from '../../../src/engine/rules/VolumeZone.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
-import { claimVolume, ephemeralVolume, evaluate, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';
+import { claimVolume, ephemeralVolume, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';
+import { evaluate } from '../../support/rules.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';

@@ -1,35 +1,7 @@
-// Turns a TextDiff into what a person can read: the two strings one above the other with a
-// caret under each differing column, and one sentence per difference.
-import { classifyOps, normalizationForm, unmatchedKind, type ClassifiedOp, type TextDiff } from './compare.js';
-import { displayWidth, lookAlikeOf, type CodePointInfo } from './unicode.js';
-
-const red = (s: string) => `\u001b[31m${s}\u001b[39m`;
-const green = (s: string) => `\u001b[32m${s}\u001b[39m`;
-
-// Invisible characters get a placeholder so they take up columns; a plain space is only left
-// raw where both sides have it, because a differing space would otherwise look like nothing.
-function cell(info: CodePointInfo | undefined, same: boolean): string {
-  if (!info) return '';
-  return info.visible || (same && info.char === ' ') ? info.char : `⟨${info.codePoint}⟩`;
-}
-
-/** Three lines: the pod's value, the node's value, and `^` under each differing column. */
-export function renderAligned(diff: TextDiff, opts: { color: boolean }): string[] {
-  let wanted = '';
-  let actual = '';
-  let marks = '';
-  for (const o of diff.ops) {
-    const same = o.op === 'same';
-    const w = cell(o.wanted, same);
-    const a = cell(o.actual, same);
-    const width = Math.max(displayWidth(w), displayWidth(a), 1);
-    // Padding is computed on the bare text and added outside the colour codes.
-    wanted += (opts.color && !same && w ? red(w) : w) + ' '.repeat(width - displayWidth(w));
-    actual += (opts.color && !same && a ? green(a) : a) + ' '.repeat(width - displayWidth(a));
-    marks += (same ? ' ' : '^').repeat(width);
-  }
-  return [wanted.trimEnd(), actual.trimEnd(), marks.trimEnd()];
-}
+// A near miss in words: one short note per difference between what the pod wants and what the
+// node has (letter case, white space, invisible and look-alike characters, typos).
+import { classifyOps, normalizationForm, unmatchedKind, type ClassifiedOp, type TextDiff } from '../engine/nearmiss/compare.js';
+import { lookAlikeOf, type CodePointInfo } from '../engine/nearmiss/unicode.js';
 
 const named = (i: CodePointInfo) => (i.name ? `${i.codePoint} ${i.name}` : i.codePoint);
 const shown = (i: CodePointInfo) => (i.visible ? `"${i.char}"` : named(i));

@@ -1,0 +1,25 @@
+// Dead code, unused files and unlisted or unused dependencies; run by `npm run lint`.
+import type { KnipConfig } from 'knip';
+
+export default {
+  // The vitest, eslint and tsx plugins find the rest: test files, vitest.config.ts and its
+  // global setup and reporter, eslint.config.js, and test/bench/run.ts (the `bench` script).
+  entry: [
+    // bin/kubectl-why_pending is a shell script that runs dist/cli/main.js.
+    'src/cli/main.ts',
+    // Spawned by test/bench/run.ts as a child process of its own.
+    'test/bench/read-dump-child.ts',
+    // Run by hand with tsx to capture a scenario (README, Development).
+    'test/e2e/harness/capture.ts',
+    'test/e2e/harness/to-scenario.ts',
+  ],
+  project: ['src/**/*.ts', 'test/**/*.ts', '*.{js,ts}'],
+  // A type that spells out part of an exported one (Stage and LikelyCause in the Diagnosis, a
+  // rule's reason shapes) stays exported: it names part of the documented contract, and the
+  // contract's type (report/contract.ts) imports them. A value used only in its own file is
+  // still reported: it loses its `export`.
+  ignoreExportsUsedInFile: { interface: true, type: true },
+  // Programs the tests run that no npm package provides: kubectl (plugin lookup), go (builds
+  // the e2e control plane), openssl (test certificates).
+  ignoreBinaries: ['kubectl', 'go', 'openssl'],
+} satisfies KnipConfig;
