@@ -2,6 +2,7 @@
 // picks the reporter, and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
+import { ruleSet } from '../plugins.js';
 import { QueryError } from '../engine/target.js';
 import { ClusterError, InputError, UsageError } from '../errors.js';
 import { escapeTerminal } from '../report/escape.js';
@@ -38,7 +39,7 @@ async function run(argv: string[]): Promise<number> {
   const options = program.opts<CliOptions>();
   const name = program.args[0] ?? '';
   const { snapshot, namespace } = await readSnapshot(options, program.opts(), name);
-  const outcome = diagnose(snapshot, { namespace, name });
+  const outcome = diagnose(ruleSet, snapshot, { namespace, name });
   if (outcome.kind === 'notFound') {
     const hint = outcome.suggestions.length > 0 ? `; did you mean ${outcome.suggestions.join(', ')}?` : '';
     fail(`${outcome.what} "${name}" not found in namespace "${namespace}" (${snapshot.source.description})${hint}`);

@@ -3,6 +3,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { emptyCollections, type Collections, type Gap, type Snapshot } from '../../src/snapshot/types.js';
 import { node, pod } from '../support/builders.js';
@@ -12,7 +13,7 @@ function snapshotOf(objects: Partial<Collections>, gaps: Gap[], kind: 'dump' | '
 }
 
 function diagnosisOf(snapshot: Snapshot, name = 'p'): Diagnosis {
-  const outcome = diagnose(snapshot, { namespace: 'default', name });
+  const outcome = diagnose(ruleSet, snapshot, { namespace: 'default', name });
   if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
   return outcome.diagnosis;
 }
