@@ -6,9 +6,7 @@ import { ruleSet } from '../plugins.js';
 import { QueryError } from '../engine/target.js';
 import { ClusterError, InputError, UsageError } from '../errors.js';
 import { escapeTerminal } from '../report/escape.js';
-import { reportHuman } from '../report/human/index.js';
-import { reportJson } from '../report/json.js';
-import { reportYaml } from '../report/yaml.js';
+import { reporters } from '../report/index.js';
 import type { Writer } from '../report/writer.js';
 import { readDump } from '../sources/dump/read.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -50,9 +48,7 @@ async function run(argv: string[]): Promise<number> {
     color: useColor(options.color),
     ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
   };
-  if (options.output === 'json') reportJson(outcome.diagnosis, out);
-  else if (options.output === 'yaml') reportYaml(outcome.diagnosis, out);
-  else reportHuman(outcome.diagnosis, out, { wide: options.output === 'wide' });
+  reporters[options.output](outcome.diagnosis, out);
   return exitCodes.ok;
 }
 
