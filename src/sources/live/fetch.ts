@@ -19,6 +19,7 @@ import { parseQuery, resolve } from '../../engine/target.js';
 import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
 import { emptyCollections, type CollectionName, type Collections, type Gap, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
+import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, podSelections, type PodSelection } from './plan.js';
@@ -489,4 +490,9 @@ export async function readLive(config: LiveConfig, query: LiveQuery, progress?: 
   } finally {
     transport.close();
   }
+}
+
+/** The cluster `config` names as a source; the namespace is the context's unless -n says otherwise. */
+export function liveSource(config: LiveConfig, options: ReadLiveOptions = {}): Source {
+  return { namespace: config.namespace, read: (query, progress) => readLive(config, query, progress, options) };
 }

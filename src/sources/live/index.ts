@@ -2,8 +2,8 @@
 //   addLiveOptions(program)            kubectl's connection flags on the command line
 //   liveOptionsFrom(program.opts())    -> LiveOptions (namespace included)
 //   loadConfig(options, process.env)   -> LiveConfig { kubeConfig, namespace, describe, ... }
-//   readLive(config, { namespace: config.namespace, name }, progress) -> Snapshot
+//   liveSource(config)                 -> Source (sources/source.ts): read({ namespace, name }, progress) -> Snapshot
 // Every failure is a ClusterError (exit code 5), a UsageError or a QueryError (2).
 export { addLiveOptions, liveOptionsFrom, parseRequestTimeout, type LiveOptions } from './flags.js';
 export { loadConfig, type Env, type LiveConfig } from './config.js';
-export { readLive, type LiveQuery, type ReadLiveOptions } from './fetch.js';
+export { liveSource } from './fetch.js';
