@@ -17,6 +17,7 @@ import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { decideStage } from '../../engine/stage.js';
 import { parseQuery, resolve } from '../../engine/target.js';
 import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
+import { ruleSet } from '../../plugins.js';
 import { emptyCollections, type CollectionName, type Collections, type Gap, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
@@ -123,10 +124,6 @@ class LiveReader {
   private addGap(gap: Gap): void {
     const key = JSON.stringify(gap);
     if (!this.gaps.some((g) => JSON.stringify(g) === key)) this.gaps.push(gap);
-  }
-
-  private hasGap(...collections: CollectionName[]): boolean {
-    return this.gaps.some((g) => collections.includes(g.collection));
   }
 
   private find<T extends Meta>(collection: Exclude<CollectionName, 'events'>, namespace: string | undefined, name: string): T | undefined {
@@ -410,8 +407,7 @@ class LiveReader {
 
   private async podsThatMatter(pod: V1Pod): Promise<void> {
     const ns = namespaceOf(pod);
-    const claimsKnown = !this.hasGap('persistentVolumeClaims', 'persistentVolumes', 'storageClasses');
-    const { names } = candidateNodes(pod, this.objects.nodes, this.snapshot(), claimsKnown);
+    const { names } = candidateNodes(ruleSet.rules, pod, this.objects.nodes, this.snapshot());
     const reads: Promise<unknown>[] = [];
     const exclusive = claimNamesOf(pod).filter((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name)?.spec?.accessModes?.includes('ReadWriteOncePod'));
     if (exclusive.length > 0) {
