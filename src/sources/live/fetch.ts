@@ -3,7 +3,8 @@
 //      the engine's own resolver picks the pod (the first request: it warms up credentials);
 //   2. in parallel: the pod's events, its owner chain and their events, the nodes (or, for a pod
 //      bound already, its node), the namespace's LimitRanges and ResourceQuotas, PriorityClasses,
-//      and when the pod has volumes its claims, their volumes, StorageClasses and CSINodes;
+//      and when a rule needs them for the pod (its volumes), its claims, their volumes,
+//      StorageClasses and CSINodes;
 //   3. only when the stage is one where nodes are judged: the pods that can change a verdict:
 //      those bound to candidate nodes (nodes passing the node-only checks, see plan.ts), one
 //      fieldSelector read per node when there are few, one paged read of every non-terminal pod
@@ -23,7 +24,7 @@ import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
-import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, podSelections, type PodSelection } from './plan.js';
+import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type TransportOptions } from './transport.js';
 
@@ -43,6 +44,8 @@ export interface ReadLiveOptions extends TransportOptions {
 // Stages in which the engine replays the filters on nodes (engine/diagnose.ts).
 const judgedStages = new Set(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
+// Read together (podVolumes) when a rule needs any of them for the pod.
+const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'];
 const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
 
 interface Meta {
@@ -319,13 +322,16 @@ class LiveReader {
     const pending = isPending(pod);
     const nodeName = pod.spec?.nodeName;
     const claims = claimNamesOf(pod);
+    // The pod's claims, their volumes and classes, and CSINodes, when a rule reads them for it.
+    const needed = neededCollections(ruleSet.rules, pod);
+    const volumes = volumeCollections.some((c) => needed.has(c));
     this.progress(pending ? `reading events, owners, ${nodeName ? `node ${nodeName}` : 'nodes'} and policies` : 'reading events and owners');
     await Promise.all([
       this.podEvents(pod),
       this.ownerChain(pod),
       pending ? (nodeName ? this.getOne<V1Node>(resources.nodes, undefined, nodeName, `reading node ${nodeName}`) : this.listNodes()) : undefined,
       pending ? this.policies(ns) : undefined,
-      pending && (claims.length > 0 || hasAttachableVolumes(pod)) ? this.podVolumes(pod, claims) : undefined,
+      pending && volumes ? this.podVolumes(pod, claims) : undefined,
     ]);
     if (!pending) return;
     const snapshot = this.snapshot();

@@ -34,6 +34,23 @@ function emptyNodeFacts(node: V1Node): NodeFacts | undefined {
 }
 
 /**
+ * The collections the rules read for this pod (`needs`), so that a reader fetches what they
+ * need and no more. `needs` looks at the pod's spec only, so a pod whose requests do not parse
+ * (which the engine reports) is asked about with none.
+ */
+export function neededCollections(rules: readonly FilterRule[], pod: V1Pod): Set<CollectionName> {
+  let facts: PodFacts;
+  try {
+    facts = podFacts(pod);
+  } catch {
+    const none = {};
+    const parts = { containers: none, sidecars: none, initPeak: none, podLevel: none, overhead: none };
+    facts = { pod, namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', requests: { total: none, parts, origins: [] } };
+  }
+  return new Set(rules.flatMap((rule) => rule.needs(facts)));
+}
+
+/**
  * Whether the rule's input for this pod is read whole: the nodes (which the planner is given)
  * and collections read without a gap. The pods on the nodes are what is still to be read.
  */

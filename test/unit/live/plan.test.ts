@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Detail, FilterRule, RuleReason } from '../../../src/engine/model.js';
 import { ruleSet } from '../../../src/plugins.js';
 import type { CollectionName, Gap } from '../../../src/snapshot/types.js';
-import { candidateNodes } from '../../../src/sources/live/plan.js';
+import { candidateNodes, neededCollections } from '../../../src/sources/live/plan.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';
 
 const nodes = [node('small').allocatable({ cpu: '1' }).obj(), node('big').obj(), node('tainted').taint('dedicated', 'gpu', 'NoSchedule').obj()];
@@ -77,5 +77,24 @@ describe('candidate nodes with made-up rules', () => {
   it('a PreFilter that does not narrow is left to the engine', () => {
     const failing = rule('G', [], [], { preFilter: () => ({ nodeNames: new Set(['big']) }) });
     expect(candidateNodes([failing], p, nodes, snapshot).names).toEqual(names(nodes));
+  });
+});
+
+describe('what the rules need read for a pod', () => {
+  const volumes = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'] as const;
+  const read = (p: ReturnType<typeof pod>) => volumes.filter((c) => neededCollections(ruleSet.rules, p.obj()).has(c));
+
+  it('no volume collection for a pod without volumes', () => {
+    expect(read(pod('web'))).toEqual([]);
+  });
+
+  it('claims, volumes, classes and CSINodes for a pod with a claim', () => {
+    const withClaim = pod('db').with((p) => p.spec!.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }]);
+    expect(read(withClaim)).toEqual([...volumes]);
+  });
+
+  it('CSINodes and claims for an in-tree disk that counts against a volume limit, even when its requests do not parse', () => {
+    const withDisk = pod('legacy').req({ cpu: 'two' }).with((p) => p.spec!.volumes = [{ name: 'd', gcePersistentDisk: { pdName: 'disk-1' } }]);
+    expect(read(withDisk)).toEqual([...volumes]);
   });
 });
