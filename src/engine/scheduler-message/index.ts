@@ -2,7 +2,7 @@
 // wordings by release and parse.ts for the message's shape.
 import type { ParsedSchedulerMessage } from './parse.js';
 
-export { preemptionStatements, schedulerCatalog, type PluginWording, type SchedulerCatalog, type Wording } from './catalog.js';
+export { preemptionStatements, type SchedulerCatalog, type Wording } from './catalog.js';
 export {
   eventNoteLimit,
   isCutAtEventLimit,
