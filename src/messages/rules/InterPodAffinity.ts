@@ -1,7 +1,6 @@
 // InterPodAffinity: what it checks, its messages (which term, which domain, which pods) and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/InterPodAffinity.js';
+import rule, { type AffinityTermRef, type PodRef } from '../../engine/rules/InterPodAffinity.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import type { AffinityTermRef, PodRef } from '../../engine/rules/InterPodAffinity.js';
 import { list, plural, quote } from '../format.js';
 import { mark, plugin } from '../plugin.js';
 import { selectorText } from './PodTopologySpread.js';

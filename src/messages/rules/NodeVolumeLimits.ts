@@ -1,7 +1,6 @@
 // NodeVolumeLimits: what it checks, its messages and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/NodeVolumeLimits.js';
+import rule, { type NewVolume } from '../../engine/rules/NodeVolumeLimits.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import type { NewVolume } from '../../engine/rules/NodeVolumeLimits.js';
 import { list, plural, quote } from '../format.js';
 import { mark, plugin } from '../plugin.js';
 

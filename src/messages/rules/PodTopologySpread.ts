@@ -1,8 +1,7 @@
 // PodTopologySpread: what it checks, its messages (the constraint, the node's domain, the counts
 // and the skew) and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/PodTopologySpread.js';
+import rule, { type DomainCount, type SpreadConstraintRef } from '../../engine/rules/PodTopologySpread.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import type { DomainCount, SpreadConstraintRef } from '../../engine/rules/PodTopologySpread.js';
 import { plural, quote } from '../format.js';
 import { mark, plugin } from '../plugin.js';
 

@@ -1,8 +1,7 @@
 // VolumeBinding: what it checks, its messages and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/VolumeBinding.js';
-import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { formatRequirement } from '../../engine/match/nodeSelector.js';
-import type { ImmediateCause, TermMiss, UnbindableClaim, VolumeRejection } from '../../engine/rules/VolumeBinding.js';
+import rule, { type ImmediateCause, type TermMiss, type UnbindableClaim, type VolumeRejection } from '../../engine/rules/VolumeBinding.js';
+import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
 import { mark, plugin } from '../plugin.js';
 

@@ -1,7 +1,6 @@
 // VolumeRestrictions: what it checks, its messages and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/VolumeRestrictions.js';
+import rule, { type DiskRef } from '../../engine/rules/VolumeRestrictions.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
-import type { DiskRef } from '../../engine/rules/VolumeRestrictions.js';
 import { list, quote } from '../format.js';
 import { mark, plugin } from '../plugin.js';
 

@@ -1,7 +1,6 @@
 // VolumeZone: what it checks, its messages and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/VolumeZone.js';
+import rule, { type VolumeZoneMismatch } from '../../engine/rules/VolumeZone.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import type { VolumeZoneMismatch } from '../../engine/rules/VolumeZone.js';
 import { quote } from '../format.js';
 import { mark, plugin } from '../plugin.js';
 
