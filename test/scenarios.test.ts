@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../src/engine/diagnose.js';
+import { ruleSet } from '../src/plugins.js';
 import { reportHuman } from '../src/report/human/index.js';
 import { present } from '../src/report/present.js';
 import { readDump } from '../src/sources/dump/read.js';
@@ -67,7 +68,7 @@ describe('whole-cluster scenarios', () => {
     const dir = path.join(root, folder);
     const expected = parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as Expected;
     const snapshot = await readDump(path.join(dir, expected.dump ?? 'cluster.yaml'), process.stdin);
-    const outcome = diagnose(snapshot, expected.query);
+    const outcome = diagnose(ruleSet, snapshot, expected.query);
     if (outcome.kind !== 'diagnosis') throw new Error(`${folder}: no diagnosis (${outcome.kind})`);
     const d = outcome.diagnosis;
     expect(d.stage).toBe(expected.stage);

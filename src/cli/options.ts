@@ -1,11 +1,12 @@
 // The command line: kubectl's conventions (-n, -o, --kubeconfig...), with examples in --help.
 import { Command, Option } from 'commander';
+import { outputs, type Output } from '../report/index.js';
 import { addLiveOptions } from '../sources/live/flags.js';
 
 export interface CliOptions {
   namespace?: string;
   fromDump?: string;
-  output: 'human' | 'wide' | 'json' | 'yaml';
+  output: Output;
   color: 'auto' | 'always' | 'never';
 }
 
@@ -36,7 +37,7 @@ export function buildProgram(): Command {
     .argument('<name>', 'pod name, or an owner as kind/name (deploy/web, rs/web-7d9, sts/db, ds/agent, job/x, cronjob/y)')
     .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
     .option('--from-dump <path>', "read a dump (kubectl get ... -o yaml|json, a directory, or '-' for stdin) instead of a cluster")
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['human', 'wide', 'json', 'yaml']).default('human'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(outputs).default('human' satisfies Output))
     .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))
     .addHelpText('after', examples)
     .showSuggestionAfterError(true)

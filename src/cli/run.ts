@@ -1,15 +1,16 @@
-// The only module that touches `process`: parses arguments, picks the source, runs the engine,
-// picks the reporter, and turns every failure into one line and an exit code.
+// The only module that touches `process`: parses arguments, picks the source, runs the engine
+// with the registry's rules (src/plugins.ts), calls the reporter `-o` names (report/index.ts),
+// and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
-import { QueryError } from '../engine/target.js';
+import { QueryError, type Query } from '../engine/target.js';
 import { ClusterError, InputError, UsageError } from '../errors.js';
+import { ruleSet } from '../plugins.js';
 import { escapeTerminal } from '../report/escape.js';
-import { reportHuman } from '../report/human/index.js';
-import { reportJson } from '../report/json.js';
-import { reportYaml } from '../report/yaml.js';
+import { reporters } from '../report/index.js';
 import type { Writer } from '../report/writer.js';
-import { readDump } from '../sources/dump/read.js';
+import { dumpSource } from '../sources/dump/read.js';
+import type { Source } from '../sources/source.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { progressReporter } from './progress.js';
 import { exitCodes } from './exit-codes.js';
@@ -37,8 +38,10 @@ async function run(argv: string[]): Promise<number> {
   }
   const options = program.opts<CliOptions>();
   const name = program.args[0] ?? '';
-  const { snapshot, namespace } = await readSnapshot(options, program.opts(), name);
-  const outcome = diagnose(snapshot, { namespace, name });
+  const source = await sourceFor(options, program.opts());
+  const { namespace } = source;
+  const snapshot = await readWithProgress(source, { namespace, name });
+  const outcome = diagnose(ruleSet, snapshot, { namespace, name });
   if (outcome.kind === 'notFound') {
     const hint = outcome.suggestions.length > 0 ? `; did you mean ${outcome.suggestions.join(', ')}?` : '';
     fail(`${outcome.what} "${name}" not found in namespace "${namespace}" (${snapshot.source.description})${hint}`);
@@ -49,31 +52,22 @@ async function run(argv: string[]): Promise<number> {
     color: useColor(options.color),
     ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
   };
-  if (options.output === 'json') reportJson(outcome.diagnosis, out);
-  else if (options.output === 'yaml') reportYaml(outcome.diagnosis, out);
-  else reportHuman(outcome.diagnosis, out, { wide: options.output === 'wide' });
+  reporters[options.output](outcome.diagnosis, out);
   return exitCodes.ok;
 }
 
 // A dump needs no kubeconfig; a live read uses the context's namespace unless -n says otherwise.
-async function readSnapshot(options: CliOptions, raw: Record<string, unknown>, name: string): Promise<{ snapshot: Snapshot; namespace: string }> {
-  if (options.fromDump) {
-    const progress = progressReporter(process.stderr);
-    progress.update(`reading dump ${options.fromDump === '-' ? 'stdin' : options.fromDump}`);
-    try {
-      const snapshot = await readDump(options.fromDump, process.stdin, { progress: progress.update });
-      return { snapshot, namespace: options.namespace ?? 'default' };
-    } finally {
-      progress.stop();
-    }
-  }
+async function sourceFor(options: CliOptions, raw: Record<string, unknown>): Promise<Source> {
+  if (options.fromDump) return dumpSource(options.fromDump, process.stdin, options.namespace);
   // Loaded only for a live read: a dump needs none of the HTTP and kubeconfig machinery.
-  const { liveOptionsFrom, loadConfig, readLive } = await import('../sources/live/index.js');
-  const config = loadConfig(liveOptionsFrom(raw), process.env);
+  const { liveOptionsFrom, loadConfig, liveSource } = await import('../sources/live/index.js');
+  return liveSource(loadConfig(liveOptionsFrom(raw), process.env));
+}
+
+async function readWithProgress(source: Source, query: Query): Promise<Snapshot> {
   const progress = progressReporter(process.stderr);
   try {
-    const snapshot = await readLive(config, { namespace: config.namespace, name }, progress.update);
-    return { snapshot, namespace: config.namespace };
+    return await source.read(query, progress.update);
   } finally {
     progress.stop();
   }

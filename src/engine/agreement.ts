@@ -6,8 +6,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent } from '../snapshot/types.js';
 import type { Reason } from './model.js';
 import type { NodeVerdict } from './diagnosis.js';
-import { filterPluginOrder, type PluginName } from './plugins.js';
-import { isCutAtEventLimit, parseSchedulerMessage, type ParsedSchedulerMessage } from './scheduler-message/index.js';
+import type { PluginName } from './plugins.js';
+import { isCutAtEventLimit, parseSchedulerMessage, type ParsedSchedulerMessage, type SchedulerCatalog } from './scheduler-message/index.js';
 
 export type LikelyCause =
   | 'clusterChanged'
@@ -94,6 +94,7 @@ function schedulerTally(parsed: ParsedSchedulerMessage, nodeCount: number): Reco
 }
 
 export function compareWithScheduler(
+  catalog: SchedulerCatalog,
   words: Pick<Agreement, 'message' | 'source' | 'conditionReason' | 'truncated'>,
   nodes: NodeVerdict[],
   preFilter: Reason[],
@@ -104,7 +105,7 @@ export function compareWithScheduler(
   const base: Agreement = { ...words, agrees: null, schedulerTally: {}, engineTally: ours, differences: [], likelyCauses: [] };
   if (!words.message) return base;
   // Only an event can be cut; the condition holds the whole text, whatever it ends with.
-  const parsed = parseSchedulerMessage(words.message, words.source === 'event' ? 'event' : 'condition');
+  const parsed = parseSchedulerMessage(catalog, words.message, words.source === 'event' ? 'event' : 'condition');
   // Without nodes to replay (none read, or a stage where the scheduler judged none) the
   // message is still explained, but there is nothing to agree or disagree with.
   if (!judged || (parsed.kind !== 'nodeCounts' && parsed.kind !== 'preFilter')) return { ...base, parsed };
@@ -124,7 +125,7 @@ export function compareWithScheduler(
   // Counts the replay could not check (a gap, a plugin not modelled) are not disagreements:
   // the scheduler saw what the input lacks. When they explain every difference, the answer is
   // "cannot confirm" (null), never "the cluster changed".
-  if (differences.length > 0 && differences.every((d) => explainedByUnchecked(d, nodes))) {
+  if (differences.length > 0 && differences.every((d) => explainedByUnchecked(catalog.plugins, d, nodes))) {
     if (parsed.truncated) return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: ['partialData', 'truncatedEvent'] };
     return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: ['partialData'] };
   }
@@ -149,11 +150,11 @@ function pluginOfKey(key: string): string {
  * some node could not be checked on, or the replay counts more for a plugin that comes after
  * one it could not check (the scheduler stopped earlier on that node).
  */
-function explainedByUnchecked(d: TallyDifference, nodes: readonly NodeVerdict[]): boolean {
+function explainedByUnchecked(order: readonly PluginName[], d: TallyDifference, nodes: readonly NodeVerdict[]): boolean {
   const plugin = pluginOfKey(d.key);
   const unchecked = new Set(nodes.flatMap((n) => n.unchecked));
   if (unchecked.size === 0) return false;
   if (d.scheduler > d.engine) return unchecked.has(plugin as PluginName);
-  const rank = filterPluginOrder.indexOf(plugin as PluginName);
-  return rank >= 0 && [...unchecked].some((u) => filterPluginOrder.indexOf(u) < rank);
+  const rank = order.indexOf(plugin as PluginName);
+  return rank >= 0 && [...unchecked].some((u) => order.indexOf(u) < rank);
 }

@@ -7,6 +7,7 @@ import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
 import { relevantGaps, withDerivedGaps } from './gaps.js';
 import { judge, type Judgement } from './judge.js';
+import type { RuleSet } from './model.js';
 import { ownerAndAbove, ownerChain } from './owners.js';
 import type { PluginName } from './plugins.js';
 import { decideStage } from './stage.js';
@@ -16,7 +17,8 @@ export type Outcome =
   | { kind: 'diagnosis'; diagnosis: Diagnosis }
   | { kind: 'notFound'; query: Query; what: string; suggestions: string[] };
 
-export function diagnose(snapshot: Snapshot, query: Query): Outcome {
+/** Diagnoses the pod `query` names, replaying the filter rules of `plugins` (src/plugins.ts). */
+export function diagnose(plugins: RuleSet, snapshot: Snapshot, query: Query): Outcome {
   const found = resolve(snapshot, query);
   switch (found.found) {
     case 'nothing':
@@ -32,7 +34,7 @@ export function diagnose(snapshot: Snapshot, query: Query): Outcome {
       const notes: Note[] = [];
       if (found.resolvedFrom) notes.push({ kind: 'resolvedFromOwner', data: { owner: found.resolvedFrom } });
       if (found.otherPending.length > 0) notes.push({ kind: 'otherPendingPods', data: { pods: found.otherPending } });
-      return { kind: 'diagnosis', diagnosis: diagnosePod(snapshot, found.pod, notes) };
+      return { kind: 'diagnosis', diagnosis: diagnosePod(plugins, snapshot, found.pod, notes) };
     }
   }
 }
@@ -51,7 +53,7 @@ function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary & { name: string
   };
 }
 
-function diagnosePod(input: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
+function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
   const snapshot = withDerivedGaps(input, pod);
   const summary = summarize(pod, ownerChain(snapshot, pod));
   const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
@@ -59,7 +61,7 @@ function diagnosePod(input: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
   const stageDetail = decideStage(snapshot, pod, podEvents);
   const ctx = buildContext(snapshot, pod);
   const judged = judgedStages.has(stageDetail.stage);
-  const judgement: Judgement = judged ? judge(ctx) : { preFilter: [], nodes: [], notChecked: [] };
+  const judgement: Judgement = judged ? judge(plugins.rules, ctx) : { preFilter: [], nodes: [], notChecked: [] };
   const fitting = judgement.nodes.filter((n) => n.verdict === 'fits').length;
   const unproven = judgement.nodes.filter((n) => n.verdict === 'unproven').length;
   const byFirstPlugin: Partial<Record<PluginName, number>> = {};
@@ -76,7 +78,7 @@ function diagnosePod(input: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
   const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
   if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
   const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
-  const scheduler = compareWithScheduler(schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
+  const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
     apiVersion: 'whypending/v1',
     kind: 'Diagnosis',

@@ -11,7 +11,6 @@ import { isGap, type CollectionName } from '../snapshot/types.js';
 import type { NodeVerdict, NotChecked, Verdict } from './diagnosis.js';
 import type { FilterRule, NotEvaluated, Reason, RuleContext } from './model.js';
 import type { PluginName } from './plugins.js';
-import { filterRules } from './rules/registry.js';
 
 export interface Judgement {
   preFilter: Reason[];
@@ -26,8 +25,8 @@ interface RuleInput {
   notEvaluated: NotEvaluated | undefined;
 }
 
-function inputsOf(ctx: RuleContext): RuleInput[] {
-  return filterRules.map((rule) => ({
+function inputsOf(rules: readonly FilterRule[], ctx: RuleContext): RuleInput[] {
+  return rules.map((rule) => ({
     rule,
     gaps: rule.needs(ctx.pod).filter((c) => isGap(ctx.snapshot, c) !== undefined),
     notEvaluated: rule.notEvaluated?.(ctx.pod),
@@ -44,11 +43,12 @@ function verdictOf(reasons: number, preFilter: number, unchecked: number): Verdi
   return unchecked > 0 ? 'unproven' : 'fits';
 }
 
-export function judge(ctx: RuleContext): Judgement {
-  const inputs = inputsOf(ctx);
+/** Judges every node with `rules`, given in the scheduler's filter order. */
+export function judge(rules: readonly FilterRule[], ctx: RuleContext): Judgement {
+  const inputs = inputsOf(rules, ctx);
   const notChecked: NotChecked[] = inputs.flatMap(({ rule, gaps, notEvaluated }): NotChecked[] => {
-    if (notEvaluated) return [{ plugin: rule.plugin, cause: 'notModelled', ...notEvaluated }];
-    return gaps.length > 0 ? [{ plugin: rule.plugin, cause: 'gap', collections: gaps }] : [];
+    if (notEvaluated) return [{ plugin: rule.meta.name, cause: 'notModelled', ...notEvaluated }];
+    return gaps.length > 0 ? [{ plugin: rule.meta.name, cause: 'gap', collections: gaps }] : [];
   });
 
   const preFilter: Reason[] = [];
@@ -65,7 +65,7 @@ export function judge(ctx: RuleContext): Judgement {
     // A narrowing drawn from partial input would exclude nodes on a guess.
     if (outcome.nodeNames && outcome.outsideDetail && input.gaps.length === 0) {
       const names = outcome.nodeNames;
-      const reason: Reason = { plugin: input.rule.plugin, code: 'UnschedulableAndUnresolvable', detail: outcome.outsideDetail };
+      const reason: Reason = { plugin: input.rule.meta.name, code: 'UnschedulableAndUnresolvable', detail: outcome.outsideDetail };
       for (const node of ctx.nodes) {
         if (!names.has(node.name)) outside.set(node.name, [...(outside.get(node.name) ?? []), reason]);
       }
@@ -77,13 +77,13 @@ export function judge(ctx: RuleContext): Judgement {
     const unchecked: PluginName[] = [];
     for (const input of inputs) {
       if (input.notEvaluated) {
-        unchecked.push(input.rule.plugin);
+        unchecked.push(input.rule.meta.name);
         continue;
       }
       const found = input.rule.filter(ctx, node).filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind));
       const kept = proven(input, found);
       reasons.push(...kept);
-      if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.plugin);
+      if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.meta.name);
     }
     const verdict = verdictOf(reasons.length, preFilter.length, unchecked.length);
     return { name: node.name, pods: node.pods.length, fits: verdict === 'fits', verdict, reasons, unchecked };

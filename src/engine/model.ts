@@ -5,12 +5,22 @@ import type { Snapshot, CollectionName } from '../snapshot/types.js';
 import type { PluginName, StatusCode } from './plugins.js';
 import type { ReasonDetail } from './reasons.js';
 import type { PodRequests, ResourceList } from './resources/requests.js';
+import type { SchedulerCatalog } from './scheduler-message/catalog.js';
 
-export interface Reason {
-  plugin: PluginName;
-  code: StatusCode;
-  detail: ReasonDetail;
+/** What a rule says about a failure: data named by `kind`; English is made in src/messages/. */
+export interface Detail {
+  kind: string;
 }
+
+/** A failure as one rule reports it: its plugin, the scheduler's code, and the detail. */
+export interface RuleReason<P extends string, D extends Detail> {
+  plugin: P;
+  code: StatusCode;
+  detail: D;
+}
+
+/** A failure of any plugin in the registry (src/plugins.ts). */
+export type Reason = RuleReason<PluginName, ReasonDetail>;
 
 export interface PodFacts {
   pod: V1Pod;
@@ -30,12 +40,12 @@ export interface NodeFacts {
   allocatable: ResourceList;
 }
 
-export interface PreFilterOutcome {
+export interface PreFilterOutcome<P extends string = PluginName, D extends Detail = ReasonDetail> {
   /** The pod fails before any node is looked at; the scheduler reports no per-node reason. */
-  reasons?: Reason[];
+  reasons?: RuleReason<P, D>[];
   /** Only these nodes are filtered; the rest get this plugin's reason without being looked at. */
   nodeNames?: Set<string>;
-  outsideDetail?: ReasonDetail;
+  outsideDetail?: D;
 }
 
 export interface RuleContext {
@@ -47,12 +57,34 @@ export interface RuleContext {
 /** Why a rule does not evaluate a pod at all (a feature the engine does not model yet). */
 export type NotEvaluated = { kind: 'resourceClaims'; claims: { podClaim: string; claim: string; template?: string }[] };
 
-export interface FilterRule {
-  readonly plugin: PluginName;
+/**
+ * What a rule declares about itself, as data: read by the registry (src/plugins.ts), by tests
+ * that check every plugin is complete, and by sources that plan their reads.
+ */
+export interface RuleMeta<P extends string, D extends Detail> {
+  /** The scheduler's name for the plugin. */
+  readonly name: P;
+  /** Every kind of detail the rule returns; each needs a message and a short form. */
+  readonly kinds: readonly D['kind'][];
+  /**
+   * Set when the rule's PreFilter can narrow the nodes to some names (NodeAffinity's
+   * matchFields, VolumeBinding's local PVs): a source that reads in stages runs it as soon as
+   * what `needs(pod)` names is read, and skips the other nodes' pods.
+   */
+  readonly narrowsNodes?: true;
+}
+
+/**
+ * One scheduler filter plugin's logic. `P` is its name, `D` the union of the details it returns.
+ * A rule reads only the snapshot, through the facts it is given; it returns data, never text.
+ */
+export interface FilterRule<P extends string = PluginName, D extends Detail = ReasonDetail> {
+  readonly meta: RuleMeta<P, D>;
   /**
    * Collections this rule reads for this pod, beyond the node it judges. When one is a gap
    * (missing from a dump, forbidden, partial), the rule's verdict is "not checked" on every
-   * node, except for the failures `provenDespiteGaps` keeps.
+   * node, except for the failures `provenDespiteGaps` keeps. Nothing: the node object alone
+   * decides, so a source that reads in stages can judge the rule before reading any pod.
    */
   needs(pod: PodFacts): CollectionName[];
   /**
@@ -60,11 +92,22 @@ export interface FilterRule {
    * only add to it (a host port already taken stays taken whatever other pods exist). Absent:
    * no failure of this rule is proven under a gap.
    */
-  provenDespiteGaps?(detail: ReasonDetail, gaps: readonly CollectionName[]): boolean;
+  provenDespiteGaps?(detail: D, gaps: readonly CollectionName[]): boolean;
   /** Set when the rule cannot evaluate this pod at all: "not checked" on every node. */
   notEvaluated?(pod: PodFacts): NotEvaluated | undefined;
   /** The scheduler's PreFilter: a pod-level failure, or a narrowing to some node names. */
-  preFilter?(ctx: RuleContext): PreFilterOutcome;
+  preFilter?(ctx: RuleContext): PreFilterOutcome<P, D>;
   /** Every reason this node fails the plugin for; empty when it passes. */
-  filter(ctx: RuleContext, node: NodeFacts): Reason[];
+  filter(ctx: RuleContext, node: NodeFacts): RuleReason<P, D>[];
+}
+
+/**
+ * What the engine is given about the scheduler's plugins. The registry (src/plugins.ts) builds
+ * it; the engine imports no plugin by name, so that it never loads the English that goes with them.
+ */
+export interface RuleSet {
+  /** Every filter rule, in the scheduler's filter order. */
+  readonly rules: readonly FilterRule[];
+  /** The scheduler's wordings for their reasons, to read its messages with. */
+  readonly catalog: SchedulerCatalog;
 }

@@ -1,23 +1,7 @@
-// The default profile's filter plugins in the order kube-scheduler runs them (v1.34,
-// pkg/scheduler/apis/config/v1/default_plugins.go). The scheduler stops at a node's first
-// failing plugin, so this order decides which reason it reports for that node.
-export const filterPluginOrder = [
-  'NodeUnschedulable',
-  'NodeName',
-  'TaintToleration',
-  'NodeAffinity',
-  'NodePorts',
-  'NodeResourcesFit',
-  'VolumeRestrictions',
-  'NodeVolumeLimits',
-  'VolumeBinding',
-  'VolumeZone',
-  'PodTopologySpread',
-  'InterPodAffinity',
-  'DynamicResources',
-] as const;
-
-export type PluginName = (typeof filterPluginOrder)[number];
+// Plugin names come from the registry (src/plugins.ts), which lists every filter plugin in the
+// scheduler's filter order (v1.34+, pkg/scheduler/apis/config/v1/default_plugins.go). The
+// engine imports its types only: it is given the rules themselves (RuleSet, model.ts).
+export type { PluginName } from '../plugins.js';
 
 /**
  * The scheduler's status codes. `UnschedulableAndUnresolvable` tells the scheduler that

@@ -1,27 +1,11 @@
-// English for every structured reason. The table is checked complete by the compiler.
-import type { ReasonDetail, ReasonKind } from '../engine/reasons.js';
-import { messages as core } from './rules/core.js';
-import { messages as dynamicResources } from './rules/DynamicResources.js';
-import { messages as interPodAffinity } from './rules/InterPodAffinity.js';
-import { messages as nodeVolumeLimits } from './rules/NodeVolumeLimits.js';
-import { messages as podTopologySpread } from './rules/PodTopologySpread.js';
-import { messages as volumeBinding } from './rules/VolumeBinding.js';
-import { messages as volumeRestrictions } from './rules/VolumeRestrictions.js';
-import { messages as volumeZone } from './rules/VolumeZone.js';
-import type { MessageTable } from './types.js';
-
-const table: MessageTable<ReasonKind> = {
-  ...core,
-  ...volumeRestrictions,
-  ...nodeVolumeLimits,
-  ...volumeBinding,
-  ...volumeZone,
-  ...podTopologySpread,
-  ...interPodAffinity,
-  ...dynamicResources,
-};
+// English for every structured reason, from the descriptor of the plugin that gives it
+// (src/messages/rules/<Plugin>.ts, listed in src/plugins.ts). Each descriptor has one message
+// per kind its rule returns, which the compiler checks.
+import type { ReasonDetail } from '../engine/reasons.js';
+import { messageOf } from '../plugins.js';
 
 export function describeReason(detail: ReasonDetail): string {
-  const render = table[detail.kind] as (d: ReasonDetail) => string;
+  const render = messageOf.get(detail.kind);
+  if (!render) throw new Error(`no message for reason kind ${detail.kind}`);
   return render(detail);
 }

@@ -3,7 +3,8 @@
 import type { Diagnosis, NodeVerdict } from '../engine/diagnosis.js';
 import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
 import type { Reason } from '../engine/model.js';
-import { comparisonShort, diffKinds } from './rules/core.js';
+import { diffKinds } from './differences.js';
+import { comparisonShort } from './rules/TaintToleration.js';
 import { plural, quantity } from './format.js';
 import { captureHint, notCheckedClause } from './gaps.js';
 import { describeReason } from './reasons.js';

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
 import { writeJsonDump, writeYamlDump } from './dump-files.js';
@@ -35,7 +36,7 @@ for (const [nodes, perNode] of [
 ] as const) {
   const cluster = syntheticCluster(nodes, perNode);
   const snapshot: Snapshot = { source: { kind: 'dump', description: 'synthetic' }, objects: { ...emptyCollections(), nodes: cluster.nodes, pods: cluster.pods }, gaps: [] };
-  const outcome = await time(`diagnose: ${nodes} nodes, ${nodes * perNode} pods`, () => diagnose(snapshot, { namespace: 'shop', name: 'web-0' }));
+  const outcome = await time(`diagnose: ${nodes} nodes, ${nodes * perNode} pods`, () => diagnose(ruleSet, snapshot, { namespace: 'shop', name: 'web-0' }));
   if (outcome.kind !== 'diagnosis') throw new Error('bench pod not found');
   if (nodes === 5000) {
     const dir = mkdtempSync(path.join(tmpdir(), 'why-pending-bench-'));
@@ -43,7 +44,7 @@ for (const [nodes, perNode] of [
     writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...cluster.nodes, ...cluster.pods] }));
     await time(`read JSON dump + diagnose: ${nodes} nodes, ${nodes * perNode} pods`, async () => {
       const dumped = await readDump(file, process.stdin);
-      return diagnose(dumped, { namespace: 'shop', name: 'web-0' });
+      return diagnose(ruleSet, dumped, { namespace: 'shop', name: 'web-0' });
     });
     rmSync(dir, { recursive: true, force: true });
   }

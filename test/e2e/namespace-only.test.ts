@@ -8,6 +8,7 @@
 // and the human output names the missing permissions. Everything read-only (audit log).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSchedulerMessage } from '../../src/engine/scheduler-message/index.js';
+import { ruleSet } from '../../src/plugins.js';
 import type { AuditEvent, TestCluster } from './harness/index.js';
 import { allowed, namespaceReadObjects, readmeRoles } from './harness/rbac.js';
 import { applyScenario, captureScenarios, resetCluster, settleScenario } from './harness/scenario.js';
@@ -123,7 +124,7 @@ describe('a namespace-only reader gets a partial diagnosis', () => {
         for (const g of forbidden) expect(human.stdout).toContain(humanNeeds(g.permission));
         // ...and explained: each of its reasons with the plugin it stands for.
         if (t.condition?.message) {
-          const parsed = parseSchedulerMessage(t.condition.message);
+          const parsed = parseSchedulerMessage(ruleSet.catalog, t.condition.message);
           expect(parsed.reasons.length).toBeGreaterThan(0);
           for (const r of parsed.reasons) {
             expect(human.stdout).toContain(`${r.count} node${r.count === 1 ? '' : 's'}: ${r.text} (${r.plugin ?? '?'}:`);

@@ -4,9 +4,14 @@
 // is whole.
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { compareWithScheduler, schedulerWords } from '../../src/engine/agreement.js';
+import { compareWithScheduler as compareWith, schedulerWords } from '../../src/engine/agreement.js';
 import type { NodeVerdict } from '../../src/engine/diagnosis.js';
+import { ruleSet } from '../../src/plugins.js';
 import type { ClusterEvent } from '../../src/snapshot/types.js';
+
+type WithoutCatalog<T> = T extends [unknown, ...infer Rest] ? Rest : never;
+// Messages are read with the registry's wordings (src/plugins.ts).
+const compareWithScheduler = (...args: WithoutCatalog<Parameters<typeof compareWith>>) => compareWith(ruleSet.catalog, ...args);
 
 const placement = '0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node worker-1, preempting 1 victims';
 // A 60-taint message, and the event the scheduler would write for it.

@@ -3,13 +3,14 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { summarySentence } from '../../src/messages/summary.js';
 import type { Collections, Gap, Snapshot } from '../../src/snapshot/types.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
 
 function diagnosisOf(snapshot: Snapshot, name = 'p'): Diagnosis {
-  const outcome = diagnose(snapshot, { namespace: 'default', name });
+  const outcome = diagnose(ruleSet, snapshot, { namespace: 'default', name });
   if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
   return outcome.diagnosis;
 }

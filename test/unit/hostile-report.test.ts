@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
 import { InputError } from '../../src/errors.js';
 import { palette } from '../../src/report/color.js';
 import { reportHuman } from '../../src/report/human/index.js';
@@ -61,7 +62,7 @@ describe('a dump full of terminal controls gives a report without any', () => {
         }
         let outcome;
         try {
-          outcome = diagnose(snapshot, dump.query);
+          outcome = diagnose(ruleSet, snapshot, dump.query);
         } catch (error) {
           if (error instanceof InputError) return;
           throw error;

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
 import { InputError } from '../../src/errors.js';
 import { reportHuman } from '../../src/report/human/index.js';
 import { reportJson } from '../../src/report/json.js';
@@ -68,7 +69,7 @@ const oddNumber = fc.oneof(fc.constantFrom(0, -1, 1, 0.5, 2 ** 31, 2 ** 53, -(2 
 async function diagnoseAndReport(items: unknown[], query: DumpCase['query']): Promise<void> {
   const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
   const snapshot = await readDump('-', Readable.from([text]));
-  const outcome = diagnose(snapshot, query);
+  const outcome = diagnose(ruleSet, snapshot, query);
   if (outcome.kind !== 'diagnosis') return;
   const sink = { write: () => undefined };
   reportHuman(outcome.diagnosis, { ...sink, color: true, columns: 60 }, { wide: false });

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { present } from '../../src/report/present.js';
 import { readDump } from '../../src/sources/dump/read.js';
@@ -11,7 +12,7 @@ import { expectValidDiagnosis } from '../support/schema.js';
 
 async function example(): Promise<Diagnosis> {
   const snapshot = await readDump(path.resolve(import.meta.dirname, '..', '..', 'examples', 'gpu-taint-typo.yaml'), process.stdin);
-  const outcome = diagnose(snapshot, { namespace: 'shop', name: 'web-0' });
+  const outcome = diagnose(ruleSet, snapshot, { namespace: 'shop', name: 'web-0' });
   if (outcome.kind !== 'diagnosis') throw new Error(`no diagnosis: ${outcome.kind}`);
   return outcome.diagnosis;
 }

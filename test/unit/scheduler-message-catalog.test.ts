@@ -4,8 +4,15 @@
 // Each row must be read by exactly the catalog entry that says so, and each catalog entry must
 // have a row: a wording dropped from the catalog, or added without a row, fails here.
 import { describe, expect, it } from 'vitest';
-import { postFilterWords, preemptionStatements, wordingFor, wordings } from '../../src/engine/scheduler-message/catalog.js';
-import { parseSchedulerMessage } from '../../src/engine/scheduler-message/index.js';
+import { postFilterWords, preemptionStatements, wordingFor as wordingIn } from '../../src/engine/scheduler-message/catalog.js';
+import { parseSchedulerMessage as parseWith } from '../../src/engine/scheduler-message/index.js';
+import { ruleSet } from '../../src/plugins.js';
+
+// The catalog the registry builds (src/plugins.ts): each plugin's wordings, then the framework's.
+const { catalog } = ruleSet;
+const { wordings } = catalog;
+const wordingFor = (text: string) => wordingIn(catalog, text);
+const parseSchedulerMessage = (message: string) => parseWith(catalog, message);
 
 type Plugin = string | null; // null: the framework speaks, not one plugin
 interface Row {

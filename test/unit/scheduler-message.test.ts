@@ -4,7 +4,11 @@
 // named release prints (framework/types.go FitError.Error of that release).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countsByPlugin, parseSchedulerMessage, type ParsedReason } from '../../src/engine/scheduler-message/index.js';
+import { countsByPlugin, parseSchedulerMessage as parseWith, type MessageSource, type ParsedReason } from '../../src/engine/scheduler-message/index.js';
+import { ruleSet } from '../../src/plugins.js';
+
+// Messages are read with the registry's wordings (src/plugins.ts).
+const parseSchedulerMessage = (message: string, from?: MessageSource) => parseWith(ruleSet.catalog, message, from);
 
 const r = (count: number, text: string, plugin?: string, detail?: Record<string, string>): ParsedReason =>
   ({ count, text, ...(plugin ? { plugin } : {}), ...(detail ? { detail } : {}) }) as ParsedReason;

@@ -8,8 +8,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LikelyCause } from '../../src/engine/agreement.js';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { filterPluginOrder, ruleSet } from '../../src/plugins.js';
 import type { NotChecked, Note, Stage, Verdict } from '../../src/engine/diagnosis.js';
-import { filterPluginOrder, type PluginName, type StatusCode } from '../../src/engine/plugins.js';
+import type { PluginName, StatusCode } from '../../src/engine/plugins.js';
 import type { ReasonKind } from '../../src/engine/reasons.js';
 import type { DiagnosisV1, NodeVerdictV1, ReasonV1 } from '../../src/report/contract.js';
 import { present } from '../../src/report/present.js';
@@ -176,7 +177,7 @@ describe('the schema itself', () => {
 let valid: DiagnosisV1;
 beforeAll(async () => {
   const snapshot = await readDump(path.resolve(import.meta.dirname, '..', '..', 'examples', 'gpu-taint-typo.yaml'), process.stdin);
-  const outcome = diagnose(snapshot, { namespace: 'shop', name: 'web-0' });
+  const outcome = diagnose(ruleSet, snapshot, { namespace: 'shop', name: 'web-0' });
   if (outcome.kind !== 'diagnosis') throw new Error(`no diagnosis: ${outcome.kind}`);
   valid = JSON.parse(JSON.stringify(present(outcome.diagnosis))) as DiagnosisV1;
 });

@@ -49,8 +49,8 @@ function resolveResourceClaims(pod: V1Pod): Resolution {
   return { state: 'resolved', claims };
 }
 
-const rule: FilterRule = {
-  plugin: 'DynamicResources',
+const rule: FilterRule<'DynamicResources', DynamicResourcesDetail> = {
+  meta: { name: 'DynamicResources', kinds: ['resourceClaimNotCreated', 'resourceClaimSourceMissing'] },
   // No snapshot collection holds ResourceClaims or ResourceSlices yet; see the header.
   needs: () => [],
   preFilter({ pod }) {

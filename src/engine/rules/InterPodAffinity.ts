@@ -16,7 +16,7 @@
 // matchLabelKeys/mismatchLabelKeys are merged into the selector as the apiserver does at admission
 // (the scheduler itself reads only the merged labelSelector); merging again is harmless.
 import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
-import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
+import type { FilterRule, NodeFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
 import type { DomainCount } from './PodTopologySpread.js';
@@ -81,6 +81,8 @@ export type InterPodAffinityDetail =
     }
   | { kind: 'podAntiAffinityConflict'; terms: AntiAffinityConflict[] }
   | { kind: 'existingPodAntiAffinityConflict'; conflicts: ExistingAntiAffinityConflict[]; conflictCount: number };
+
+type InterPodAffinityReason = RuleReason<'InterPodAffinity', InterPodAffinityDetail>;
 
 const metadataNameLabel = 'kubernetes.io/metadata.name';
 const shownPods = 5;
@@ -228,7 +230,7 @@ function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
 }
 
 // satisfyPodAffinity
-function affinityReason(state: AffinityState, node: NodeFacts): Reason | undefined {
+function affinityReason(state: AffinityState, node: NodeFacts): InterPodAffinityReason | undefined {
   if (state.affinity.length === 0) return undefined;
   const missing = state.affinity.filter((t) => !Object.hasOwn(node.labels, t.ref.topologyKey));
   if (missing.length > 0) {
@@ -257,7 +259,7 @@ function affinityReason(state: AffinityState, node: NodeFacts): Reason | undefin
 }
 
 // satisfyPodAntiAffinity
-function antiAffinityReason(state: AffinityState, node: NodeFacts): Reason | undefined {
+function antiAffinityReason(state: AffinityState, node: NodeFacts): InterPodAffinityReason | undefined {
   const conflicts = state.antiAffinity.flatMap((term, i): AntiAffinityConflict[] => {
     const domain = labelOf(node, term.ref.topologyKey);
     if (domain === undefined) return [];
@@ -269,7 +271,7 @@ function antiAffinityReason(state: AffinityState, node: NodeFacts): Reason | und
 }
 
 // satisfyExistingPodsAntiAffinity: any of the node's labels may be a pair some existing term counted.
-function existingAntiAffinityReason(state: AffinityState, node: NodeFacts): Reason | undefined {
+function existingAntiAffinityReason(state: AffinityState, node: NodeFacts): InterPodAffinityReason | undefined {
   if (state.existing.size === 0) return undefined;
   const conflicts = Object.entries(node.labels)
     .flatMap(([key, value]) => state.existing.get(pairKey(key, value)) ?? [])
@@ -282,8 +284,8 @@ function existingAntiAffinityReason(state: AffinityState, node: NodeFacts): Reas
   };
 }
 
-const rule: FilterRule = {
-  plugin: 'InterPodAffinity',
+const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
+  meta: { name: 'InterPodAffinity', kinds: ['podAffinityLabelMissing', 'podAffinityUnmatched', 'podAntiAffinityConflict', 'existingPodAntiAffinityConflict'] },
   // Existing pods' anti-affinity applies to every pod, so the pods are always read.
   needs: () => ['nodes', 'pods'],
   // Anti-affinity conflicts found stay whatever else runs; a node lacking a term's topology key
@@ -293,7 +295,7 @@ const rule: FilterRule = {
   filter(ctx, node) {
     const state = stateFor(ctx);
     return [affinityReason(state, node), antiAffinityReason(state, node), existingAntiAffinityReason(state, node)].filter(
-      (reason): reason is Reason => reason !== undefined,
+      (reason): reason is InterPodAffinityReason => reason !== undefined,
     );
   },
 };

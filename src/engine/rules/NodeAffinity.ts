@@ -2,7 +2,7 @@
 // Each unmet nodeSelector entry and each unmet requirement of each term is reported, with the
 // node's closest label, so that a typo in a key or value is shown rather than guessed.
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
-import type { FilterRule, Reason } from '../model.js';
+import type { FilterRule, RuleReason } from '../model.js';
 import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
 import { compareText, nearest, type TextDiff } from '../nearmiss/index.js';
 
@@ -29,6 +29,8 @@ export type NodeAffinityDetail =
   | { kind: 'requiredAffinityMismatch'; terms: { index: number; misses: SelectorEntryMiss[] }[] }
   | { kind: 'outsidePreFilterNodes'; requested: string[] }
   | { kind: 'affinityTermsConflict' };
+
+type NodeAffinityReason = RuleReason<'NodeAffinity', NodeAffinityDetail>;
 
 function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, field: 'label' | 'field', nodeName: string): SelectorEntryMiss {
   const values = requirement.values ?? [];
@@ -79,8 +81,8 @@ function preFilterNodeNames(terms: V1NodeSelectorTerm[]): Set<string> | undefine
   return union;
 }
 
-const rule: FilterRule = {
-  plugin: 'NodeAffinity',
+const rule: FilterRule<'NodeAffinity', NodeAffinityDetail> = {
+  meta: { name: 'NodeAffinity', kinds: ['nodeSelectorMismatch', 'requiredAffinityMismatch', 'outsidePreFilterNodes', 'affinityTermsConflict'], narrowsNodes: true },
   needs: () => [],
   preFilter({ pod }) {
     const terms = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
@@ -93,7 +95,7 @@ const rule: FilterRule = {
     return { nodeNames, outsideDetail: { kind: 'outsidePreFilterNodes', requested: [...nodeNames].sort() } };
   },
   filter({ pod }, node) {
-    const reasons: Reason[] = [];
+    const reasons: NodeAffinityReason[] = [];
     const labels = node.labels;
     const selector = pod.pod.spec?.nodeSelector ?? {};
     const selectorMisses = Object.entries(selector)

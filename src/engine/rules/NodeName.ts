@@ -7,8 +7,8 @@ export interface NodeNameDetail {
   wanted: string;
 }
 
-const rule: FilterRule = {
-  plugin: 'NodeName',
+const rule: FilterRule<'NodeName', NodeNameDetail> = {
+  meta: { name: 'NodeName', kinds: ['nodeNameMismatch'] },
   needs: () => [],
   filter({ pod }, node) {
     const wanted = pod.pod.spec?.nodeName;

@@ -48,8 +48,8 @@ function conflicts(a: HostPort, b: HostPort): boolean {
   return a.hostIP === anyAddress || b.hostIP === anyAddress || a.hostIP === b.hostIP;
 }
 
-const rule: FilterRule = {
-  plugin: 'NodePorts',
+const rule: FilterRule<'NodePorts', NodePortsDetail> = {
+  meta: { name: 'NodePorts', kinds: ['hostPortInUse'] },
   needs: (pod) => (hostPorts(pod.pod).length > 0 ? ['pods'] : []),
   // A port found taken stays taken whatever other pods the input lacks.
   provenDespiteGaps: () => true,

@@ -1,7 +1,7 @@
 // NodeResourcesFit: the pod's effective request against each node's allocatable minus what
 // its non-terminal pods request, resource by resource (noderesources/fit.go fitsRequest).
 // A request larger than the whole allocatable cannot be helped by preemption.
-import type { FilterRule, NodeFacts, PodFacts, Reason } from '../model.js';
+import type { FilterRule, NodeFacts, PodFacts, RuleReason } from '../model.js';
 
 export interface InsufficientResourceDetail {
   kind: 'insufficientResource';
@@ -15,6 +15,8 @@ export interface InsufficientResourceDetail {
   /** True when the request exceeds the node's whole allocatable. */
   exceedsAllocatable: boolean;
 }
+
+type NodeResourcesFitReason = RuleReason<'NodeResourcesFit', InsufficientResourceDetail>;
 
 // Resources the scheduler's framework.Resource tracks; anything else (say `storage`) it ignores.
 function isTracked(resource: string): boolean {
@@ -50,8 +52,8 @@ function detail(resource: string, requested: bigint, used: bigint, allocatable: 
   return { kind: 'insufficientResource', resource, requested, used, allocatable, free, short: requested - free, exceedsAllocatable };
 }
 
-const rule: FilterRule = {
-  plugin: 'NodeResourcesFit',
+const rule: FilterRule<'NodeResourcesFit', InsufficientResourceDetail> = {
+  meta: { name: 'NodeResourcesFit', kinds: ['insufficientResource'] },
   needs: () => ['pods'],
   // Pods missing from the input can only use more of the node: a shortfall found stays.
   provenDespiteGaps: () => true,
@@ -59,7 +61,7 @@ const rule: FilterRule = {
     const missing = insufficientResources(pod, node);
     // One status for the node: unresolvable as soon as one resource cannot fit even on an empty node.
     const code = missing.some((m) => m.exceedsAllocatable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
-    return missing.map((detail): Reason => ({ plugin: 'NodeResourcesFit', code, detail }));
+    return missing.map((detail): NodeResourcesFitReason => ({ plugin: 'NodeResourcesFit', code, detail }));
   },
 };
 

@@ -9,8 +9,8 @@ export interface NodeUnschedulableDetail {
 
 const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
-const rule: FilterRule = {
-  plugin: 'NodeUnschedulable',
+const rule: FilterRule<'NodeUnschedulable', NodeUnschedulableDetail> = {
+  meta: { name: 'NodeUnschedulable', kinds: ['nodeCordoned'] },
   needs: () => [],
   filter({ pod }, node) {
     if (!node.node.spec?.unschedulable) return [];

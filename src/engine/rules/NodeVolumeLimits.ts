@@ -21,7 +21,7 @@
 //   are not read: CSINode is the source.
 import type { V1CSINode, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1Volume } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
-import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
+import type { FilterRule, NodeFacts, RuleReason, RuleContext } from '../model.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs } from '../volumes.js';
 
 export interface NewVolume {
@@ -43,6 +43,8 @@ export interface NodeVolumeLimitsDetail {
   /** The pod's volumes of this driver not already on the node. */
   adding: NewVolume[];
 }
+
+type NodeVolumeLimitsReason = RuleReason<'NodeVolumeLimits', NodeVolumeLimitsDetail>;
 
 const migratedPluginsAnnotation = 'storage.alpha.kubernetes.io/migrated-plugins';
 
@@ -160,7 +162,7 @@ function hasCountableVolume(pod: V1Pod): boolean {
   return (pod.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim || v.ephemeral || inTreeVolume(v));
 }
 
-function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
+function filterNode(ctx: RuleContext, node: NodeFacts): NodeVolumeLimitsReason[] {
   const pod = ctx.pod.pod;
   if (!hasCountableVolume(pod)) return [];
   const csiNode = ctx.snapshot.objects.csiNodes.find((c) => c.metadata?.name === node.name);
@@ -179,7 +181,7 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
   }
   const adding = new Map<string, NewVolume[]>();
   for (const { driver, volume } of fresh.values()) adding.set(driver, [...(adding.get(driver) ?? []), volume]);
-  const reasons: Reason[] = [];
+  const reasons: NodeVolumeLimitsReason[] = [];
   // Upstream reports the first driver over its limit in map order; all are kept, by driver name.
   for (const driver of [...adding.keys()].sort()) {
     const limit = limits.get(driver);
@@ -191,8 +193,8 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
   return reasons;
 }
 
-const rule: FilterRule = {
-  plugin: 'NodeVolumeLimits',
+const rule: FilterRule<'NodeVolumeLimits', NodeVolumeLimitsDetail> = {
+  meta: { name: 'NodeVolumeLimits', kinds: ['csiVolumeLimitExceeded'] },
   needs: (pod) => (hasCountableVolume(pod.pod) ? ['pods', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'] : []),
   filter: filterNode,
   // What is missing (pods, their claims and volumes) can only attach more: a limit found

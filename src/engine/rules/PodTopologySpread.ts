@@ -10,7 +10,7 @@
 // The scheduler stops at a node's first failing constraint; we report every failing one, in the
 // pod's order, so the first is the scheduler's.
 import type { V1LabelSelector, V1Node, V1Pod } from '@kubernetes/client-node';
-import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
+import type { FilterRule, NodeFacts, PodFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
 import { matchesRequiredNodeAffinity } from '../match/nodeSelector.js';
@@ -55,6 +55,8 @@ export type PodTopologySpreadDetail =
       counts: DomainCount[];
     }
   | { kind: 'spreadLabelMissing'; constraint: SpreadConstraintRef };
+
+type PodTopologySpreadReason = RuleReason<'PodTopologySpread', PodTopologySpreadDetail>;
 
 // --- label selector helpers (shared with InterPodAffinity) ---
 
@@ -157,8 +159,8 @@ function countsFor(counts: DomainCounts, domain: string): DomainCount[] {
 
 const stateFor = oncePerCycle(computeState);
 
-function check(state: SpreadState, pod: PodFacts, node: NodeFacts): Reason[] {
-  const reasons: Reason[] = [];
+function check(state: SpreadState, pod: PodFacts, node: NodeFacts): PodTopologySpreadReason[] {
+  const reasons: PodTopologySpreadReason[] = [];
   const podLabels = pod.pod.metadata?.labels ?? {};
   state.constraints.forEach((c, i) => {
     const key = c.ref.topologyKey;
@@ -195,8 +197,8 @@ function check(state: SpreadState, pod: PodFacts, node: NodeFacts): Reason[] {
   return reasons;
 }
 
-const rule: FilterRule = {
-  plugin: 'PodTopologySpread',
+const rule: FilterRule<'PodTopologySpread', PodTopologySpreadDetail> = {
+  meta: { name: 'PodTopologySpread', kinds: ['spreadSkewExceeded', 'spreadLabelMissing'] },
   needs: (pod) => (constraintsOf(pod.pod).length > 0 ? ['nodes', 'pods'] : []),
   // A node without the topology key fails whatever runs; a skew depends on every pod and node.
   provenDespiteGaps: (detail) => detail.kind === 'spreadLabelMissing',

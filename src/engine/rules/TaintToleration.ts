@@ -105,8 +105,8 @@ function nearestToleration(tolerations: readonly V1Toleration[], taint: V1Taint)
   return nearest;
 }
 
-const rule: FilterRule = {
-  plugin: 'TaintToleration',
+const rule: FilterRule<'TaintToleration', UntoleratedTaintDetail> = {
+  meta: { name: 'TaintToleration', kinds: ['untoleratedTaint'] },
   needs: () => [],
   filter({ pod }, node) {
     const tolerations = pod.pod.spec?.tolerations ?? [];

@@ -24,7 +24,7 @@ import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../match/labelSelector.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, selectedNodeAnnotation, volumeClassName } from '../volumes.js';
-import type { FilterRule, NodeFacts, PodFacts, PreFilterOutcome, Reason, RuleContext } from '../model.js';
+import type { FilterRule, NodeFacts, PodFacts, PreFilterOutcome, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { compare, parseQuantity, type Quantity } from '../quantity/index.js';
 
@@ -101,11 +101,13 @@ export type VolumeBindingDetail =
   | { kind: 'noAvailableVolumeToBind'; claims: UnbindableClaim[] }
   | { kind: 'boundVolumeMissing'; claim: string; pv: string };
 
+type VolumeBindingReason = RuleReason<'VolumeBinding', VolumeBindingDetail>;
+
 // ---- PreFilter: claims and their classification ----
 
 type Analysis =
   | { state: 'skip' }
-  | { state: 'failed'; reason: Reason }
+  | { state: 'failed'; reason: VolumeBindingReason }
   | { state: 'ready'; bound: V1PersistentVolumeClaim[]; delayed: V1PersistentVolumeClaim[] };
 
 function fail(detail: VolumeBindingDetail): Analysis {
@@ -178,7 +180,7 @@ function localVolumeNodeNames(volume: V1PersistentVolume): string[] {
 }
 
 // GetEligibleNodes: intersect the named nodes of every bound local PV; a missing PV cancels it.
-function preFilterNarrowing(snapshot: Snapshot, bound: V1PersistentVolumeClaim[]): PreFilterOutcome {
+function preFilterNarrowing(snapshot: Snapshot, bound: V1PersistentVolumeClaim[]): PreFilterOutcome<'VolumeBinding', VolumeBindingDetail> {
   let eligible: Set<string> | undefined;
   const volumes: { claim: string; pv: string; nodes: string[] }[] = [];
   for (const claim of bound) {
@@ -367,12 +369,12 @@ function unboundClaims(snapshot: Snapshot, delayed: V1PersistentVolumeClaim[], n
   return failing;
 }
 
-function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
+function filterNode(ctx: RuleContext, node: NodeFacts): VolumeBindingReason[] {
   const analysis = analyze(ctx);
   if (analysis.state !== 'ready') return [];
-  const reason = (detail: VolumeBindingDetail): Reason => ({ plugin: 'VolumeBinding', code: 'UnschedulableAndUnresolvable', detail });
-  let conflict: Reason | undefined;
-  let missing: Reason | undefined;
+  const reason = (detail: VolumeBindingDetail): VolumeBindingReason => ({ plugin: 'VolumeBinding', code: 'UnschedulableAndUnresolvable', detail });
+  let conflict: VolumeBindingReason | undefined;
+  let missing: VolumeBindingReason | undefined;
   // checkBoundClaims stops at the first bound claim whose PV is missing or does not fit.
   for (const claim of analysis.bound) {
     const pvName = claim.spec?.volumeName ?? '';
@@ -389,15 +391,15 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
   }
   const unbindable = analysis.delayed.length > 0 ? unboundClaims(ctx.snapshot, analysis.delayed, node) : [];
   // The scheduler's order of reasons: node conflict, bind conflict, (not enough space), PV missing.
-  const reasons: Reason[] = [];
+  const reasons: VolumeBindingReason[] = [];
   if (conflict) reasons.push(conflict);
   if (unbindable.length > 0) reasons.push(reason({ kind: 'noAvailableVolumeToBind', claims: unbindable }));
   if (missing) reasons.push(missing);
   return reasons;
 }
 
-const rule: FilterRule = {
-  plugin: 'VolumeBinding',
+const rule: FilterRule<'VolumeBinding', VolumeBindingDetail> = {
+  meta: { name: 'VolumeBinding', kinds: ['bindingClaimNotFound', 'bindingClaimLost', 'bindingClaimBeingDeleted', 'ephemeralClaimNotForPod', 'unboundImmediateClaims', 'localVolumesNoCommonNode', 'outsideLocalVolumeNodes', 'volumeNodeAffinityConflict', 'noAvailableVolumeToBind', 'boundVolumeMissing'], narrowsNodes: true },
   needs: (pod) => (podClaimRefs(pod.pod).length > 0 ? ['nodes', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses'] : []),
   // A failure drawn from an object found (the claim's own state, a bound PV's node affinity)
   // stands; one drawn from an absence ("not found", "no PV to bind") needs that collection whole.

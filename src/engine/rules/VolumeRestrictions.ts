@@ -8,7 +8,7 @@
 // Unschedulable: evicting the pod that holds the disk or the claim would free it.
 import type { V1Pod, V1Volume } from '@kubernetes/client-node';
 import { podKey } from '../facts.js';
-import type { FilterRule, NodeFacts, Reason, RuleContext } from '../model.js';
+import type { FilterRule, NodeFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { findClaim, pvcNames } from '../volumes.js';
 
@@ -36,7 +36,9 @@ export type VolumeRestrictionsDetail =
   | { kind: 'diskConflict'; conflicts: DiskConflict[] }
   | { kind: 'readWriteOncePodInUse'; claims: ReadWriteOncePodUse[] };
 
-type Analysis = { state: 'failed'; reason: Reason } | { state: 'ready'; readWriteOncePod: ReadWriteOncePodUse[] };
+type VolumeRestrictionsReason = RuleReason<'VolumeRestrictions', VolumeRestrictionsDetail>;
+
+type Analysis = { state: 'failed'; reason: VolumeRestrictionsReason } | { state: 'ready'; readWriteOncePod: ReadWriteOncePodUse[] };
 
 function needsRestrictionsCheck(volume: V1Volume): boolean {
   return Boolean(volume.gcePersistentDisk || volume.awsElasticBlockStore || volume.rbd || volume.iscsi);
@@ -117,8 +119,8 @@ function diskConflicts(pod: V1Pod, node: NodeFacts): DiskConflict[] {
   return out;
 }
 
-function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
-  const reasons: Reason[] = [];
+function filterNode(ctx: RuleContext, node: NodeFacts): VolumeRestrictionsReason[] {
+  const reasons: VolumeRestrictionsReason[] = [];
   // Upstream returns the disk conflict alone when both apply; both are kept, disk first.
   const conflicts = diskConflicts(ctx.pod.pod, node);
   if (conflicts.length > 0) reasons.push({ plugin: 'VolumeRestrictions', code: 'Unschedulable', detail: { kind: 'diskConflict', conflicts } });
@@ -129,8 +131,8 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
   return reasons;
 }
 
-const rule: FilterRule = {
-  plugin: 'VolumeRestrictions',
+const rule: FilterRule<'VolumeRestrictions', VolumeRestrictionsDetail> = {
+  meta: { name: 'VolumeRestrictions', kinds: ['restrictionsClaimNotFound', 'diskConflict', 'readWriteOncePodInUse'] },
   // A conflict found with a pod that holds the disk or claim stays; a claim "not found" in a
   // partial input proves nothing.
   provenDespiteGaps: (detail, gaps) => detail.kind !== 'restrictionsClaimNotFound' || !gaps.includes('persistentVolumeClaims'),

@@ -7,7 +7,7 @@
 // one of the PV's values (`a__b` lists several zones). Unresolvable, as upstream.
 import type { V1PersistentVolume } from '@kubernetes/client-node';
 import type { CollectionName, Snapshot } from '../../snapshot/types.js';
-import type { FilterRule, NodeFacts, PodFacts, Reason, RuleContext } from '../model.js';
+import type { FilterRule, NodeFacts, PodFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, pvcNames } from '../volumes.js';
 
@@ -38,6 +38,8 @@ export type VolumeZoneDetail =
   | { kind: 'volumeZoneLookupFailed'; cause: VolumeZoneLookupCause; claim: string; storageClass?: string; pv?: string }
   | { kind: 'volumeZoneConflict'; mismatches: VolumeZoneMismatch[] };
 
+type VolumeZoneReason = RuleReason<'VolumeZone', VolumeZoneDetail>;
+
 interface PvTopology {
   claim: string;
   pv: string;
@@ -45,7 +47,7 @@ interface PvTopology {
   values: Set<string>;
 }
 
-type Analysis = { state: 'failed'; reason: Reason } | { state: 'ready'; topologies: PvTopology[] };
+type Analysis = { state: 'failed'; reason: VolumeZoneReason } | { state: 'ready'; topologies: PvTopology[] };
 
 // volumehelpers.LabelZonesToSet: `__`-separated; an empty element makes the label unusable.
 function zonesOf(value: string): Set<string> | undefined {
@@ -96,7 +98,7 @@ function toGA(label: string): string {
   return label;
 }
 
-function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
+function filterNode(ctx: RuleContext, node: NodeFacts): VolumeZoneReason[] {
   const analysis = analyze(ctx);
   if (analysis.state !== 'ready' || analysis.topologies.length === 0) return [];
   if (!volumeTopologyLabels.some((key) => Object.hasOwn(node.labels, key))) return [];
@@ -115,8 +117,8 @@ function filterNode(ctx: RuleContext, node: NodeFacts): Reason[] {
   return [{ plugin: 'VolumeZone', code: 'UnschedulableAndUnresolvable', detail: { kind: 'volumeZoneConflict', mismatches } }];
 }
 
-const rule: FilterRule = {
-  plugin: 'VolumeZone',
+const rule: FilterRule<'VolumeZone', VolumeZoneDetail> = {
+  meta: { name: 'VolumeZone', kinds: ['volumeZoneLookupFailed', 'volumeZoneConflict'] },
   needs: (pod) => (pvcNames(pod.pod).length > 0 ? ['nodes', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses'] : []),
   // A zone conflict read off a PV found stands; a lookup that failed on an absence needs that
   // collection whole.

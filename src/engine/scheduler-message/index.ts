@@ -2,7 +2,8 @@
 // wordings by release and parse.ts for the message's shape.
 import type { ParsedSchedulerMessage } from './parse.js';
 
-export { isCutAtEventLimit, parseSchedulerMessage, type ParsedReason, type ParsedSchedulerMessage } from './parse.js';
+export { type SchedulerCatalog } from './catalog.js';
+export { isCutAtEventLimit, parseSchedulerMessage, type MessageSource, type ParsedReason, type ParsedSchedulerMessage } from './parse.js';
 
 /**
  * Reason counts summed per filter plugin; reasons no plugin owns (unknown wordings, whose texts

@@ -15,7 +15,7 @@
 // events.go), so a cut event is 1024 bytes ending in " ...". The PodScheduled condition keeps the
 // whole text. A message is never taken for cut because it lacks a final period.
 import type { PluginName } from '../plugins.js';
-import { gatedMessage, noNodesMessage, pluginsGroup, postFilterWords, preemptionPlacement, preemptionWords, wordings } from './catalog.js';
+import { gatedMessage, noNodesMessage, pluginsGroup, postFilterWords, preemptionPlacement, preemptionWords, type SchedulerCatalog } from './catalog.js';
 
 export interface ParsedReason {
   count: number;
@@ -65,13 +65,13 @@ interface Match {
   stage: 'filter' | 'preFilter';
 }
 
-function matchWording(text: string): Match | undefined {
-  for (const wording of wordings) {
+function matchWording(catalog: SchedulerCatalog, text: string): Match | undefined {
+  for (const wording of catalog.wordings) {
     const m = wording.pattern.exec(text);
     if (!m) continue;
     const groups = Object.entries(m.groups ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
     const detail = { ...wording.impliedDetail, ...Object.fromEntries(groups) };
-    const plugin = wording.plugin ?? pluginsGroup(detail);
+    const plugin = wording.plugin ?? pluginsGroup(catalog, detail);
     const known = {
       ...(plugin ? { plugin } : {}),
       ...(Object.keys(detail).length > 0 ? { detail } : {}),
@@ -142,7 +142,7 @@ function parseTail(tail: string, parsed: ParsedSchedulerMessage): void {
   if (at >= 0) parsed.preemption = parsePreemption(text.slice(at + 'preemption: '.length));
 }
 
-function parseNodeCounts(total: number, body: string, cut: boolean): ParsedSchedulerMessage {
+function parseNodeCounts(catalog: SchedulerCatalog, total: number, body: string, cut: boolean): ParsedSchedulerMessage {
   const parsed: ParsedSchedulerMessage = { kind: 'nodeCounts', totalNodes: total, reasons: [], truncated: cut, unknownReasons: [] };
   // Where the PostFilter words start: at a sentence boundary, with words no filter prints.
   let tailAt = -1;
@@ -172,7 +172,7 @@ function parseNodeCounts(total: number, body: string, cut: boolean): ParsedSched
       }
       const counted = /^(\d+) ([\s\S]*)$/.exec(part);
       const text = counted ? (counted[2] ?? '') : part;
-      const match = matchWording(text);
+      const match = matchWording(catalog, text);
       if (counted) {
         parsed.reasons.push({ count: Number(counted[1]), text, ...match?.known });
         stages.push(match?.stage ?? 'filter');
@@ -205,14 +205,14 @@ const pluginErrors = [
   /^error while running "(?<plugin>[^"]+)" (?<point>prefilter) plugin for pod "[^"]*": (?<text>[\s\S]*)$/,
 ];
 
-function parsePluginError(text: string, truncated: boolean): ParsedSchedulerMessage | undefined {
+function parsePluginError(catalog: SchedulerCatalog, text: string, truncated: boolean): ParsedSchedulerMessage | undefined {
   for (const pattern of pluginErrors) {
     const g = pattern.exec(text)?.groups;
     if (!g?.['plugin'] || !g['point'] || g['text'] === undefined) continue;
     const failedPlugin = { extensionPoint: g['point'], plugin: g['plugin'], text: g['text'] };
     const parsed: ParsedSchedulerMessage = { kind: 'other', reasons: [], failedPlugin, truncated, unknownReasons: [] };
     if (/^pre ?filter$/i.test(failedPlugin.extensionPoint)) {
-      const plugin = pluginsGroup({ plugins: failedPlugin.plugin });
+      const plugin = pluginsGroup(catalog, { plugins: failedPlugin.plugin });
       parsed.kind = 'preFilter';
       parsed.preFilterReason = { text: failedPlugin.text, ...(plugin ? { plugin } : {}) };
     }
@@ -243,14 +243,15 @@ export function isCutAtEventLimit(message: string): boolean {
   return bytes >= eventNoteLimit && bytes <= eventNoteLimit + 6;
 }
 
-export function parseSchedulerMessage(message: string, from: MessageSource = 'condition'): ParsedSchedulerMessage {
+/** Reads `message` with the wordings of `catalog` (the registry's, src/plugins.ts). */
+export function parseSchedulerMessage(catalog: SchedulerCatalog, message: string, from: MessageSource = 'condition'): ParsedSchedulerMessage {
   const cut = from === 'event' && isCutAtEventLimit(message);
   let text = message.trim();
   if (cut) text = text.slice(0, -truncationSuffix.length).trimEnd();
 
   const total = /^0\/(\d+) nodes are available(?::\s*|(?=\.)|$)/.exec(text);
-  if (total) return parseNodeCounts(Number(total[1]), text.slice(total[0].length), cut);
+  if (total) return parseNodeCounts(catalog, Number(total[1]), text.slice(total[0].length), cut);
   if (text.startsWith(gatedMessage)) return { kind: 'gated', reasons: [], truncated: cut, unknownReasons: [] };
   if (text === noNodesMessage) return { kind: 'other', totalNodes: 0, reasons: [], truncated: cut, unknownReasons: [] };
-  return parsePluginError(text, cut) ?? { kind: 'other', reasons: [], truncated: cut, unknownReasons: text ? [text] : [] };
+  return parsePluginError(catalog, text, cut) ?? { kind: 'other', reasons: [], truncated: cut, unknownReasons: text ? [text] : [] };
 }

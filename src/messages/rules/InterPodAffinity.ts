@@ -1,7 +1,8 @@
-// Messages for InterPodAffinity: which term, which domain, which pods.
-import type { AffinityTermRef, PodRef } from '../../engine/rules/InterPodAffinity.js';
+// InterPodAffinity: what it checks, its messages (which term, which domain, which pods) and short forms, and the scheduler's wordings.
+import rule, { type AffinityTermRef, type PodRef } from '../../engine/rules/InterPodAffinity.js';
+import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
-import type { MessageTable } from '../types.js';
+import { mark, plugin } from '../plugin.js';
 import { selectorText } from './PodTopologySpread.js';
 
 function namespacesText(t: AffinityTermRef): string {
@@ -26,29 +27,47 @@ function podsText(pods: readonly PodRef[], total: number): string {
   return total > pods.length ? `${shown} and ${total - pods.length} more` : shown;
 }
 
-export const messages: MessageTable<'podAffinityLabelMissing' | 'podAffinityUnmatched' | 'podAntiAffinityConflict' | 'existingPodAntiAffinityConflict'> = {
-  podAffinityLabelMissing: (d) =>
-    `node has no label ${list([...new Set(d.terms.map((t) => t.topologyKey))].map(quote))}, needed by required pod affinity ${d.terms.map(termText).join('; ')}`,
-  podAffinityUnmatched: (d) => {
-    const terms = d.terms
-      .map((u) => {
-        const more = u.elsewhereDomains > u.elsewhere.length ? ` and ${u.elsewhereDomains - u.elsewhere.length} more` : '';
-        const where = u.elsewhere.length > 0 ? `; matching pods run in ${u.elsewhere.map((e) => `${u.term.topologyKey}=${e.domain} (${e.pods})`).join(', ')}${more}` : '';
-        return `required pod affinity ${termText(u.term)}: no matching pod in ${u.term.topologyKey}=${u.domain}${where}`;
-      })
-      .join('; ');
-    if (d.matchingPodCount > 0) return `${terms} (pods matching all terms: ${podsText(d.matchingPods, d.matchingPodCount)})`;
-    const self = d.selfMatch ? '' : ', and this pod does not match its own terms, so it cannot be the first of its group';
-    return `${terms}; no pod matches all the affinity terms anywhere${self}`;
+export default plugin(rule, {
+  purpose: 'pod affinity or anti-affinity (the pod\'s own, or an existing pod\'s) rules the node out',
+  wordings: [
+    // interpodaffinity/filtering.go. ErrReasonAffinityNotMatch came with every specific reason
+    // until PR #102518 (v1.22) dropped it.
+    filterWording(/^node\(s\) didn't satisfy existing pods anti-affinity rules$/, 'Unschedulable', 'all'),
+    filterWording(/^node\(s\) didn't match pod affinity rules$/, 'UnschedulableAndUnresolvable', 'all'),
+    filterWording(/^node\(s\) didn't match pod anti-affinity rules$/, 'Unschedulable', 'all'),
+    { ...filterWording(/^node\(s\) didn't match pod affinity\/anti-affinity$/, undefined, '<= v1.20'), companion: true },
+    { ...filterWording(/^node\(s\) didn't match pod affinity\/anti-affinity rules$/, undefined, 'v1.21'), companion: true },
+  ],
+  messages: {
+    podAffinityLabelMissing: (d) =>
+      `node has no label ${list([...new Set(d.terms.map((t) => t.topologyKey))].map(quote))}, needed by required pod affinity ${d.terms.map(termText).join('; ')}`,
+    podAffinityUnmatched: (d) => {
+      const terms = d.terms
+        .map((u) => {
+          const more = u.elsewhereDomains > u.elsewhere.length ? ` and ${u.elsewhereDomains - u.elsewhere.length} more` : '';
+          const where = u.elsewhere.length > 0 ? `; matching pods run in ${u.elsewhere.map((e) => `${u.term.topologyKey}=${e.domain} (${e.pods})`).join(', ')}${more}` : '';
+          return `required pod affinity ${termText(u.term)}: no matching pod in ${u.term.topologyKey}=${u.domain}${where}`;
+        })
+        .join('; ');
+      if (d.matchingPodCount > 0) return `${terms} (pods matching all terms: ${podsText(d.matchingPods, d.matchingPodCount)})`;
+      const self = d.selfMatch ? '' : ', and this pod does not match its own terms, so it cannot be the first of its group';
+      return `${terms}; no pod matches all the affinity terms anywhere${self}`;
+    },
+    podAntiAffinityConflict: (d) =>
+      d.terms
+        .map((c) => `required pod anti-affinity ${termText(c.term)}: ${c.term.topologyKey}=${c.domain} already runs ${plural(c.podCount, 'matching pod')}: ${podsText(c.pods, c.podCount)}`)
+        .join('; '),
+    existingPodAntiAffinityConflict: (d) => {
+      const conflicts = d.conflicts
+        .map((c) => `${podText(c.pod)} has anti-affinity ${termText(c.term)} matching this pod, and this node shares ${c.term.topologyKey}=${c.domain} with it`)
+        .join('; ');
+      return d.conflictCount > d.conflicts.length ? `${conflicts}; and ${d.conflictCount - d.conflicts.length} more` : conflicts;
+    },
   },
-  podAntiAffinityConflict: (d) =>
-    d.terms
-      .map((c) => `required pod anti-affinity ${termText(c.term)}: ${c.term.topologyKey}=${c.domain} already runs ${plural(c.podCount, 'matching pod')}: ${podsText(c.pods, c.podCount)}`)
-      .join('; '),
-  existingPodAntiAffinityConflict: (d) => {
-    const conflicts = d.conflicts
-      .map((c) => `${podText(c.pod)} has anti-affinity ${termText(c.term)} matching this pod, and this node shares ${c.term.topologyKey}=${c.domain} with it`)
-      .join('; ');
-    return d.conflictCount > d.conflicts.length ? `${conflicts}; and ${d.conflictCount - d.conflicts.length} more` : conflicts;
+  short: {
+    podAffinityLabelMissing: mark,
+    podAffinityUnmatched: mark,
+    podAntiAffinityConflict: mark,
+    existingPodAntiAffinityConflict: mark,
   },
-};
+});

@@ -1,7 +1,9 @@
-// Messages for PodTopologySpread: the constraint, the node's domain, the counts and the skew.
-import type { DomainCount, SpreadConstraintRef } from '../../engine/rules/PodTopologySpread.js';
+// PodTopologySpread: what it checks, its messages (the constraint, the node's domain, the counts
+// and the skew) and short forms, and the scheduler's wordings.
+import rule, { type DomainCount, type SpreadConstraintRef } from '../../engine/rules/PodTopologySpread.js';
+import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { plural, quote } from '../format.js';
-import type { MessageTable } from '../types.js';
+import { mark, plugin } from '../plugin.js';
 
 export function selectorText(selector: string | null): string {
   if (selector === null) return 'no selector (matches no pod)';
@@ -18,16 +20,28 @@ function countsText(counts: readonly DomainCount[], total: number): string {
   return counts.length < total ? `${shown} (${counts.length} of ${total} domains shown)` : shown;
 }
 
-export const messages: MessageTable<'spreadSkewExceeded' | 'spreadLabelMissing'> = {
-  spreadSkewExceeded: (d) => {
-    const c = d.constraint;
-    const placed = d.selfMatch ? `${d.matching} + 1 (this pod)` : `${d.matching} (this pod does not match the selector)`;
-    const minimum = d.belowMinDomains
-      ? `0 (only ${plural(d.domainCount, 'domain')}, fewer than minDomains ${c.minDomains})`
-      : `${d.globalMinimum}`;
-    const counts = d.counts.length > 0 ? `; matching pods per ${c.topologyKey}: ${countsText(d.counts, d.domainCount)}` : '';
-    return `${constraintText(c)}: ${c.topologyKey}=${d.domain} would hold ${placed} matching pods against a global minimum of ${minimum}, skew ${d.skew} > maxSkew ${c.maxSkew}${counts}`;
+export default plugin(rule, {
+  purpose: "placing the pod on the node would break a topology spread constraint's maxSkew",
+  wordings: [
+    // podtopologyspread/filtering.go ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch.
+    filterWording(/^node\(s\) didn't match pod topology spread constraints$/, 'Unschedulable', 'all'),
+    filterWording(/^node\(s\) didn't match pod topology spread constraints \(missing required label\)$/, 'UnschedulableAndUnresolvable', 'all'),
+  ],
+  messages: {
+    spreadSkewExceeded: (d) => {
+      const c = d.constraint;
+      const placed = d.selfMatch ? `${d.matching} + 1 (this pod)` : `${d.matching} (this pod does not match the selector)`;
+      const minimum = d.belowMinDomains
+        ? `0 (only ${plural(d.domainCount, 'domain')}, fewer than minDomains ${c.minDomains})`
+        : `${d.globalMinimum}`;
+      const counts = d.counts.length > 0 ? `; matching pods per ${c.topologyKey}: ${countsText(d.counts, d.domainCount)}` : '';
+      return `${constraintText(c)}: ${c.topologyKey}=${d.domain} would hold ${placed} matching pods against a global minimum of ${minimum}, skew ${d.skew} > maxSkew ${c.maxSkew}${counts}`;
+    },
+    spreadLabelMissing: (d) =>
+      `node has no label ${quote(d.constraint.topologyKey)}, the topologyKey of ${constraintText(d.constraint)}; the scheduler rejects such a node whatever the counts`,
   },
-  spreadLabelMissing: (d) =>
-    `node has no label ${quote(d.constraint.topologyKey)}, the topologyKey of ${constraintText(d.constraint)}; the scheduler rejects such a node whatever the counts`,
-};
+  short: {
+    spreadSkewExceeded: mark,
+    spreadLabelMissing: mark,
+  },
+});

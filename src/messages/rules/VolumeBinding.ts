@@ -1,8 +1,9 @@
-// Messages for VolumeBinding.
+// VolumeBinding: what it checks, its messages and short forms, and the scheduler's wordings.
 import { formatRequirement } from '../../engine/match/nodeSelector.js';
-import type { ImmediateCause, TermMiss, UnbindableClaim, VolumeRejection } from '../../engine/rules/VolumeBinding.js';
+import rule, { type ImmediateCause, type TermMiss, type UnbindableClaim, type VolumeRejection } from '../../engine/rules/VolumeBinding.js';
+import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
-import type { MessageTable } from '../types.js';
+import { mark, plugin } from '../plugin.js';
 
 function termText(t: TermMiss): string {
   const unmet = t.unmet.map((u) => {
@@ -60,32 +61,50 @@ function unbindableText(c: UnbindableClaim): string {
   return `${head}: ${pvs}, and ${provision}`;
 }
 
-export const messages: MessageTable<
-  | 'bindingClaimNotFound'
-  | 'bindingClaimLost'
-  | 'bindingClaimBeingDeleted'
-  | 'ephemeralClaimNotForPod'
-  | 'unboundImmediateClaims'
-  | 'localVolumesNoCommonNode'
-  | 'outsideLocalVolumeNodes'
-  | 'volumeNodeAffinityConflict'
-  | 'noAvailableVolumeToBind'
-  | 'boundVolumeMissing'
-> = {
-  bindingClaimNotFound: (d) =>
-    d.ephemeral
-      ? `waiting for the ephemeral volume controller to create PersistentVolumeClaim ${quote(d.claim)}`
-      : `PersistentVolumeClaim ${quote(d.claim)} does not exist in the pod's namespace`,
-  bindingClaimLost: (d) => `PersistentVolumeClaim ${quote(d.claim)} is Lost: its PV ${quote(d.volume)} no longer exists`,
-  bindingClaimBeingDeleted: (d) => `PersistentVolumeClaim ${quote(d.claim)} is being deleted`,
-  ephemeralClaimNotForPod: (d) => `PersistentVolumeClaim ${quote(d.claim)} has the ephemeral volume's name but was not created for pod ${d.pod} (the pod is not its owner)`,
-  unboundImmediateClaims: (d) =>
-    `unbound PersistentVolumeClaims that must be bound before scheduling: ${d.claims.map((c) => `${quote(c.claim)}: ${immediateWords[c.cause](c)}`).join('; ')}`,
-  localVolumesNoCommonNode: (d) =>
-    `the pod's local PVs are pinned to different nodes, no node has them all: ${d.volumes.map((v) => `PV ${quote(v.pv)} (claim ${quote(v.claim)}) on ${list(v.nodes)}`).join('; ')}`,
-  outsideLocalVolumeNodes: (d) =>
-    `not one of the nodes the pod's local PVs are pinned to (${d.nodes.join(', ')}; ${d.volumes.map((v) => `PV ${quote(v.pv)}`).join(', ')})`,
-  volumeNodeAffinityConflict: (d) => `PV ${quote(d.pv)} (claim ${quote(d.claim)}) node affinity: ${d.terms.map(termText).join(' | ')}`,
-  noAvailableVolumeToBind: (d) => `no volume can be bound on this node: ${d.claims.map(unbindableText).join('; ')}`,
-  boundVolumeMissing: (d) => `claim ${quote(d.claim)} is bound to PV ${quote(d.pv)}, which does not exist`,
-};
+export default plugin(rule, {
+  purpose: "a claim's volume cannot be bound or used on the node (PV node affinity, no matching PV)",
+  wordings: [
+    // volumebinding/binder.go ConflictReasons (a node can get several) and volume_binding.go
+    // PreFilter / podHasPVCs. ErrReasonNodeConflict was renamed by PR #129887.
+    filterWording(/^node\(s\) didn't find available persistent volumes to bind$/, 'UnschedulableAndUnresolvable', 'all'),
+    filterWording(/^node\(s\) didn't match PersistentVolume's node affinity$/, 'UnschedulableAndUnresolvable', 'v1.33+'),
+    filterWording(/^node\(s\) had volume node affinity conflict$/, 'UnschedulableAndUnresolvable', '<= v1.32'),
+    filterWording(/^node\(s\) did not have enough free storage$/, 'UnschedulableAndUnresolvable', 'v1.19+'),
+    filterWording(/^node\(s\) unavailable due to one or more pvc\(s\) bound to non-existent pv\(s\)$/, 'UnschedulableAndUnresolvable', 'v1.21+'),
+    preFilterWording(/^pod has unbound immediate PersistentVolumeClaims$/, 'all'),
+    preFilterWording(new RegExp(`^persistentvolumeclaim ${quotedClaim} is being deleted$`), 'all'),
+    preFilterWording(new RegExp(`^persistentvolumeclaim ${quotedClaim} bound to non-existent persistentvolume "(?<volume>[^"]*)"$`), 'v1.2x+'),
+    preFilterWording(new RegExp(`^waiting for ephemeral volume controller to create the persistentvolumeclaim ${quotedClaim}$`), 'v1.22+'),
+    preFilterWording(new RegExp(`^persistentvolumeclaim ${quotedClaim} was not created for the pod$`), 'v1.19-v1.2x'),
+  ],
+  messages: {
+    bindingClaimNotFound: (d) =>
+      d.ephemeral
+        ? `waiting for the ephemeral volume controller to create PersistentVolumeClaim ${quote(d.claim)}`
+        : `PersistentVolumeClaim ${quote(d.claim)} does not exist in the pod's namespace`,
+    bindingClaimLost: (d) => `PersistentVolumeClaim ${quote(d.claim)} is Lost: its PV ${quote(d.volume)} no longer exists`,
+    bindingClaimBeingDeleted: (d) => `PersistentVolumeClaim ${quote(d.claim)} is being deleted`,
+    ephemeralClaimNotForPod: (d) => `PersistentVolumeClaim ${quote(d.claim)} has the ephemeral volume's name but was not created for pod ${d.pod} (the pod is not its owner)`,
+    unboundImmediateClaims: (d) =>
+      `unbound PersistentVolumeClaims that must be bound before scheduling: ${d.claims.map((c) => `${quote(c.claim)}: ${immediateWords[c.cause](c)}`).join('; ')}`,
+    localVolumesNoCommonNode: (d) =>
+      `the pod's local PVs are pinned to different nodes, no node has them all: ${d.volumes.map((v) => `PV ${quote(v.pv)} (claim ${quote(v.claim)}) on ${list(v.nodes)}`).join('; ')}`,
+    outsideLocalVolumeNodes: (d) =>
+      `not one of the nodes the pod's local PVs are pinned to (${d.nodes.join(', ')}; ${d.volumes.map((v) => `PV ${quote(v.pv)}`).join(', ')})`,
+    volumeNodeAffinityConflict: (d) => `PV ${quote(d.pv)} (claim ${quote(d.claim)}) node affinity: ${d.terms.map(termText).join(' | ')}`,
+    noAvailableVolumeToBind: (d) => `no volume can be bound on this node: ${d.claims.map(unbindableText).join('; ')}`,
+    boundVolumeMissing: (d) => `claim ${quote(d.claim)} is bound to PV ${quote(d.pv)}, which does not exist`,
+  },
+  short: {
+    bindingClaimNotFound: mark,
+    bindingClaimLost: mark,
+    bindingClaimBeingDeleted: mark,
+    ephemeralClaimNotForPod: mark,
+    unboundImmediateClaims: mark,
+    localVolumesNoCommonNode: mark,
+    outsideLocalVolumeNodes: mark,
+    volumeNodeAffinityConflict: mark,
+    noAvailableVolumeToBind: mark,
+    boundVolumeMissing: mark,
+  },
+});

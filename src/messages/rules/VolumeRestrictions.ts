@@ -1,7 +1,8 @@
-// Messages for VolumeRestrictions.
-import type { DiskRef } from '../../engine/rules/VolumeRestrictions.js';
+// VolumeRestrictions: what it checks, its messages and short forms, and the scheduler's wordings.
+import rule, { type DiskRef } from '../../engine/rules/VolumeRestrictions.js';
+import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, quote } from '../format.js';
-import type { MessageTable } from '../types.js';
+import { mark, plugin } from '../plugin.js';
 
 const diskNames: Record<DiskRef['type'], string> = {
   gcePersistentDisk: 'GCE persistent disk',
@@ -18,15 +19,32 @@ const shareRule: Record<DiskRef['type'], string> = {
   iscsi: 'it can be shared only when every pod mounts it read-only',
 };
 
-export const messages: MessageTable<'restrictionsClaimNotFound' | 'diskConflict' | 'readWriteOncePodInUse'> = {
-  restrictionsClaimNotFound: (d) => `PersistentVolumeClaim ${quote(d.claim)} does not exist in the pod's namespace; the scheduler waits until it is created`,
-  diskConflict: (d) => {
-    const first = d.conflicts[0];
-    const uses = d.conflicts.map((c) => `volume ${quote(c.volume)} uses ${diskNames[c.disk.type]} ${quote(c.disk.id)}, already used by ${c.pod}`);
-    return `disk already in use on this node: ${uses.join('; ')}${first ? ` (${shareRule[first.disk.type]})` : ''}`;
+export default plugin(rule, {
+  purpose: 'a volume the pod uses is already in use in a way that excludes this node',
+  wordings: [
+    // volumerestrictions/volume_restrictions.go ErrReasonDiskConflict,
+    // ErrReasonReadWriteOncePodConflict (PreFilter-time check before v1.27, Filter since).
+    filterWording(/^node\(s\) had no available disk$/, 'Unschedulable', 'all'),
+    filterWording(/^node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode$/, 'Unschedulable', 'v1.22+'),
+    // The PVC lister's NotFound error. VolumeRestrictions' PreFilter reads every PVC first since
+    // ReadWriteOncePod is on by default (v1.27); before that VolumeBinding's podHasPVCs said it.
+    preFilterWording(new RegExp(`^persistentvolumeclaim ${quotedClaim} not found$`), 'v1.27+ (VolumeBinding before)'),
+  ],
+  messages: {
+    restrictionsClaimNotFound: (d) => `PersistentVolumeClaim ${quote(d.claim)} does not exist in the pod's namespace; the scheduler waits until it is created`,
+    diskConflict: (d) => {
+      const first = d.conflicts[0];
+      const uses = d.conflicts.map((c) => `volume ${quote(c.volume)} uses ${diskNames[c.disk.type]} ${quote(c.disk.id)}, already used by ${c.pod}`);
+      return `disk already in use on this node: ${uses.join('; ')}${first ? ` (${shareRule[first.disk.type]})` : ''}`;
+    },
+    readWriteOncePodInUse: (d) =>
+      d.claims
+        .map((c) => `PersistentVolumeClaim ${quote(c.claim)} is ReadWriteOncePod and already used by ${list(c.usedBy.map((u) => `${u.pod} on ${u.node}`))}`)
+        .join('; ') + '; only one pod at a time may use it, on any node',
   },
-  readWriteOncePodInUse: (d) =>
-    d.claims
-      .map((c) => `PersistentVolumeClaim ${quote(c.claim)} is ReadWriteOncePod and already used by ${list(c.usedBy.map((u) => `${u.pod} on ${u.node}`))}`)
-      .join('; ') + '; only one pod at a time may use it, on any node',
-};
+  short: {
+    restrictionsClaimNotFound: mark,
+    diskConflict: mark,
+    readWriteOncePodInUse: mark,
+  },
+});

@@ -36,7 +36,7 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
     const pre = s.parsed.preFilterReason;
     if (pre) out.push(escapeTerminal(`  - every node, before any was looked at: ${pre.plugin ? `${pre.plugin}: ` : ''}${pre.text}`));
     for (const r of s.parsed.reasons) {
-      const purpose = r.plugin ? ` (${r.plugin}: ${pluginPurpose[r.plugin]})` : '';
+      const purpose = r.plugin ? ` (${r.plugin}: ${pluginPurpose(r.plugin)})` : '';
       out.push(escapeTerminal(`  - ${r.count} node${r.count === 1 ? '' : 's'}: ${r.text}${purpose}`));
     }
     if (s.parsed.unknownReasons.length > 0) out.push(escapeTerminal(`  (wordings not recognised: ${s.parsed.unknownReasons.join('; ')})`));

@@ -3,7 +3,8 @@
 // clusters get one row per distinct verdict instead of one per node.
 import Table from 'cli-table3';
 import type { NodeVerdict } from '../../engine/diagnosis.js';
-import { filterPluginOrder, type PluginName } from '../../engine/plugins.js';
+import type { PluginName } from '../../engine/plugins.js';
+import { filterPluginOrder } from '../../plugins.js';
 import { shortReason } from '../../messages/short.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';

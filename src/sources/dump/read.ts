@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { collectionNames, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
 import { collectionOfFile } from './captured.js';
 import { InputError } from '../../errors.js';
+import type { Source } from '../source.js';
 import { Collector } from './collect.js';
 import { JsonReader, JsonSplitter } from './json-stream.js';
 import { ObjectReader } from './objects.js';
@@ -146,4 +147,15 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
   for (const c of objects.listed) captured.add(c);
   const gaps: Gap[] = collectionNames.filter((c) => collections[c].length === 0 && !captured.has(c)).map((collection) => ({ collection, cause: 'absentFromDump' }));
   return { source: { kind: 'dump', description: target === '-' ? 'stdin' : target }, objects: collections, gaps, notes };
+}
+
+/** `--from-dump target` as a source: the whole dump is read, whatever the query. */
+export function dumpSource(target: string, stdin: NodeJS.ReadableStream, namespace: string | undefined): Source {
+  return {
+    namespace: namespace ?? 'default',
+    read: (_query, progress) => {
+      progress(`reading dump ${target === '-' ? 'stdin' : target}`);
+      return readDump(target, stdin, { progress });
+    },
+  };
 }

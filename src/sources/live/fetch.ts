@@ -3,7 +3,8 @@
 //      the engine's own resolver picks the pod (the first request: it warms up credentials);
 //   2. in parallel: the pod's events, its owner chain and their events, the nodes (or, for a pod
 //      bound already, its node), the namespace's LimitRanges and ResourceQuotas, PriorityClasses,
-//      and when the pod has volumes its claims, their volumes, StorageClasses and CSINodes;
+//      and when a rule needs them for the pod (its volumes), its claims, their volumes,
+//      StorageClasses and CSINodes;
 //   3. only when the stage is one where nodes are judged: the pods that can change a verdict:
 //      those bound to candidate nodes (nodes passing the node-only checks, see plan.ts), one
 //      fieldSelector read per node when there are few, one paged read of every non-terminal pod
@@ -18,11 +19,13 @@ import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { decideStage } from '../../engine/stage.js';
 import { parseQuery, resolve } from '../../engine/target.js';
 import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
+import { ruleSet } from '../../plugins.js';
 import { emptyCollections, type CollectionName, type Collections, type Gap, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
+import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
-import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, podSelections, type PodSelection } from './plan.js';
+import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type TransportOptions } from './transport.js';
 
@@ -40,6 +43,8 @@ export interface ReadLiveOptions extends TransportOptions {
 }
 
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
+// Read together (podVolumes) when a rule needs any of them for the pod.
+const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'];
 const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
 
 interface Meta {
@@ -121,10 +126,6 @@ class LiveReader {
   private addGap(gap: Gap): void {
     const key = JSON.stringify(gap);
     if (!this.gaps.some((g) => JSON.stringify(g) === key)) this.gaps.push(gap);
-  }
-
-  private hasGap(...collections: CollectionName[]): boolean {
-    return this.gaps.some((g) => collections.includes(g.collection));
   }
 
   private find<T extends Meta>(collection: Exclude<CollectionName, 'events'>, namespace: string | undefined, name: string): T | undefined {
@@ -320,13 +321,16 @@ class LiveReader {
     const pending = isPending(pod);
     const nodeName = pod.spec?.nodeName;
     const claims = claimNamesOf(pod);
+    // The pod's claims, their volumes and classes, and CSINodes, when a rule reads them for it.
+    const needed = neededCollections(ruleSet.rules, pod);
+    const volumes = volumeCollections.some((c) => needed.has(c));
     this.progress(pending ? `reading events, owners, ${nodeName ? `node ${nodeName}` : 'nodes'} and policies` : 'reading events and owners');
     await Promise.all([
       this.podEvents(pod),
       this.ownerChain(pod),
       pending ? (nodeName ? this.getOne<V1Node>(resources.nodes, undefined, nodeName, `reading node ${nodeName}`) : this.listNodes()) : undefined,
       pending ? this.policies(ns) : undefined,
-      pending && (claims.length > 0 || hasAttachableVolumes(pod)) ? this.podVolumes(pod, claims) : undefined,
+      pending && volumes ? this.podVolumes(pod, claims) : undefined,
     ]);
     if (!pending) return;
     const snapshot = this.snapshot();
@@ -408,8 +412,7 @@ class LiveReader {
 
   private async podsThatMatter(pod: V1Pod): Promise<void> {
     const ns = namespaceOf(pod);
-    const claimsKnown = !this.hasGap('persistentVolumeClaims', 'persistentVolumes', 'storageClasses');
-    const { names } = candidateNodes(pod, this.objects.nodes, this.snapshot(), claimsKnown);
+    const { names } = candidateNodes(ruleSet.rules, pod, this.objects.nodes, this.snapshot());
     const reads: Promise<unknown>[] = [];
     const exclusive = claimNamesOf(pod).filter((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name)?.spec?.accessModes?.includes('ReadWriteOncePod'));
     if (exclusive.length > 0) {
@@ -488,4 +491,9 @@ export async function readLive(config: LiveConfig, query: LiveQuery, progress?: 
   } finally {
     transport.close();
   }
+}
+
+/** The cluster `config` names as a source; the namespace is the context's unless -n says otherwise. */
+export function liveSource(config: LiveConfig, options: ReadLiveOptions = {}): Source {
+  return { namespace: config.namespace, read: (query, progress) => readLive(config, query, progress, options) };
 }

@@ -2,8 +2,8 @@
 // snapshot out. (The CLI adds kubectl's connection flags from flags.ts, without loading this.)
 //   liveOptionsFrom(program.opts())    -> LiveOptions (namespace included)
 //   loadConfig(options, process.env)   -> LiveConfig { kubeConfig, namespace, describe, ... }
-//   readLive(config, { namespace: config.namespace, name }, progress) -> Snapshot
+//   liveSource(config)                 -> Source (sources/source.ts): read({ namespace, name }, progress) -> Snapshot
 // Every failure is a ClusterError (exit code 5), a UsageError or a QueryError (2).
 export { liveOptionsFrom } from './flags.js';
 export { loadConfig } from './config.js';
-export { readLive } from './fetch.js';
+export { liveSource } from './fetch.js';

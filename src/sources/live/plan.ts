@@ -1,10 +1,13 @@
 // Decides, from what is already read, what else is worth reading. Pure: no I/O.
-// - Candidate nodes: those that pass the checks node objects alone settle (the engine's own
-//   rules: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity and its PreFilter, and,
-//   when the pod asks for no host port, NodeResourcesFit on an empty node: a request larger
-//   than the node's allocatable fails whatever runs there). These rules come first in the
-//   scheduler's order, so a node that fails one has its first failing plugin known without its
-//   pods; only candidates' pods are read.
+// - Candidate nodes: those that pass the checks node objects alone settle, asked of the rules
+//   themselves, in the scheduler's filter order: a rule that needs nothing for this pod
+//   (`needs(pod)` is empty) decides from the node object; the first rule that needs the pods on
+//   the node (NodePorts for a pod with host ports, NodeResourcesFit) is judged on the node
+//   alone, keeping only the failures more pods cannot undo (`provenDespiteGaps`), and ends the
+//   walk: a later rule's failure would no longer be the node's first. Rules whose PreFilter
+//   narrows the nodes (`meta.narrowsNodes`) run first, once what they need is read. So a node
+//   that is ruled out has its first failing plugin known without its pods; only candidates'
+//   pods are read.
 // - Pod selections: the label selectors (and namespaces) of the pod's required pod affinity and
 //   anti-affinity terms and of its DoNotSchedule spread constraints, whose matching pods count
 //   wherever they run.
@@ -12,15 +15,8 @@ import type { V1LabelSelector, V1Node, V1Pod } from '@kubernetes/client-node';
 import { nodeFacts, podFacts } from '../../engine/facts.js';
 import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from '../../engine/match/labelSelector.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleContext } from '../../engine/model.js';
-import NodeAffinity from '../../engine/rules/NodeAffinity.js';
-import NodeName from '../../engine/rules/NodeName.js';
-import { hostPorts } from '../../engine/rules/NodePorts.js';
-import NodeResourcesFit from '../../engine/rules/NodeResourcesFit.js';
-import NodeUnschedulable from '../../engine/rules/NodeUnschedulable.js';
-import TaintToleration from '../../engine/rules/TaintToleration.js';
-import VolumeBinding from '../../engine/rules/VolumeBinding.js';
 import { podClaimRefs } from '../../engine/volumes.js';
-import type { Snapshot } from '../../snapshot/types.js';
+import { isGap, type CollectionName, type Snapshot } from '../../snapshot/types.js';
 
 export interface Candidates {
   /** Names of the nodes whose pods can change the verdict. */
@@ -38,10 +34,56 @@ function emptyNodeFacts(node: V1Node): NodeFacts | undefined {
 }
 
 /**
- * The nodes that pass every node-only check. `snapshot` supplies claims, volumes and classes
- * for VolumeBinding's PreFilter; pass `claimsKnown: false` when reading them hit a gap.
+ * The collections the rules read for this pod (`needs`), so that a reader fetches what they
+ * need and no more. `needs` looks at the pod's spec only, so a pod whose requests do not parse
+ * (which the engine reports) is asked about with none.
  */
-export function candidateNodes(pod: V1Pod, nodes: readonly V1Node[], snapshot: Snapshot, claimsKnown: boolean): Candidates {
+export function neededCollections(rules: readonly FilterRule[], pod: V1Pod): Set<CollectionName> {
+  let facts: PodFacts;
+  try {
+    facts = podFacts(pod);
+  } catch {
+    const none = {};
+    const parts = { containers: none, sidecars: none, initPeak: none, podLevel: none, overhead: none };
+    facts = { pod, namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', requests: { total: none, parts, origins: [] } };
+  }
+  return new Set(rules.flatMap((rule) => rule.needs(facts)));
+}
+
+/**
+ * Whether the rule's input for this pod is read whole: the nodes (which the planner is given)
+ * and collections read without a gap. The pods on the nodes are what is still to be read.
+ */
+function readWhole(rule: FilterRule, pod: PodFacts, snapshot: Snapshot): boolean {
+  return rule.needs(pod).every((c: CollectionName) => c === 'nodes' || (c !== 'pods' && !isGap(snapshot, c)));
+}
+
+/**
+ * The rules that settle a node before its pods are read, in filter order, and which of their
+ * failures stand: every failure of a rule that needs nothing but the node; for the first rule
+ * that needs the node's pods, the failures it keeps when the pods are a gap, and none after it.
+ */
+function nodeOnlyRules(rules: readonly FilterRule[], pod: PodFacts): { rule: FilterRule; standsWithoutPods: boolean }[] {
+  const out: { rule: FilterRule; standsWithoutPods: boolean }[] = [];
+  for (const rule of rules) {
+    if (rule.notEvaluated?.(pod)) break;
+    const needs = rule.needs(pod);
+    if (needs.length === 0) {
+      out.push({ rule, standsWithoutPods: false });
+      continue;
+    }
+    if (needs.every((c) => c === 'pods')) out.push({ rule, standsWithoutPods: true });
+    break;
+  }
+  return out;
+}
+
+/**
+ * The nodes that pass every node-only check of `rules` (the registry's, in filter order).
+ * `snapshot` supplies claims, volumes and classes for the PreFilters that narrow the nodes;
+ * they run only when what they need was read without a gap.
+ */
+export function candidateNodes(rules: readonly FilterRule[], pod: V1Pod, nodes: readonly V1Node[], snapshot: Snapshot): Candidates {
   let facts: PodFacts | undefined;
   try {
     facts = podFacts(pod);
@@ -50,23 +92,26 @@ export function candidateNodes(pod: V1Pod, nodes: readonly V1Node[], snapshot: S
   }
   const all = nodes.map((node) => ({ node, facts: emptyNodeFacts(node) }));
   if (!facts) return { names: all.map((n) => n.node.metadata?.name ?? ''), failsPreFilter: false };
+  const podOnly = facts;
   const known = all.flatMap((n) => (n.facts ? [n.facts] : []));
-  const ctx: RuleContext = { snapshot: { ...snapshot, objects: { ...snapshot.objects, pods: [] } }, pod: facts, nodes: known };
-  const preFilters: FilterRule[] = claimsKnown ? [NodeAffinity, VolumeBinding] : [NodeAffinity];
+  const ctx: RuleContext = { snapshot: { ...snapshot, objects: { ...snapshot.objects, pods: [] } }, pod: podOnly, nodes: known };
   let allowed: Set<string> | undefined;
-  for (const rule of preFilters) {
+  for (const rule of rules.filter((r) => r.meta.narrowsNodes && readWhole(r, podOnly, snapshot))) {
     const outcome = rule.preFilter?.(ctx);
     if ((outcome?.reasons ?? []).length > 0) return { names: [], failsPreFilter: true };
     const names = outcome?.nodeNames;
     if (names) allowed = allowed ? new Set([...allowed].filter((n) => names.has(n))) : new Set(names);
   }
-  const rules: FilterRule[] = [NodeUnschedulable, NodeName, TaintToleration, NodeAffinity];
-  if (hostPorts(pod).length === 0) rules.push(NodeResourcesFit);
+  const settling = nodeOnlyRules(rules, podOnly);
+  const fails = (nf: NodeFacts) =>
+    settling.some(({ rule, standsWithoutPods }) =>
+      rule.filter(ctx, nf).some((reason) => !standsWithoutPods || (rule.provenDespiteGaps?.(reason.detail, ['pods']) ?? false)),
+    );
   const names = all
     .filter(({ node, facts: nf }) => {
       const name = node.metadata?.name ?? '';
       if (allowed && !allowed.has(name)) return false;
-      return !nf || rules.every((rule) => rule.filter(ctx, nf).length === 0);
+      return !nf || !fails(nf);
     })
     .map(({ node }) => node.metadata?.name ?? '');
   return { names, failsPreFilter: false };

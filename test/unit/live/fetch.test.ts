@@ -3,6 +3,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
+import { ruleSet } from '../../../src/plugins.js';
 import { ClusterError } from '../../../src/errors.js';
 import { present } from '../../../src/report/present.js';
 import { readLive } from '../../../src/sources/live/fetch.js';
@@ -129,7 +130,7 @@ describe('a pod every node rejects on node objects alone', () => {
   it('is diagnosed by the engine', async () => {
     const server = await cluster(taintedCase());
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
     if (outcome.kind !== 'diagnosis') throw new Error(`expected a diagnosis, got ${outcome.kind}`);
     expect(outcome.diagnosis.stage).toBe('Unschedulable');
     expect(outcome.diagnosis.pod.owners.map((o) => o.kind)).toEqual(['ReplicaSet', 'Deployment']);
@@ -158,7 +159,7 @@ describe('pods that can change a verdict', () => {
       '/api/v1/pods?fieldSelector=spec.nodeName=n3,status.phase!=Succeeded,status.phase!=Failed&limit=500',
     ]);
     expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.nodes.map((n) => [n.name, n.reasons[0]?.plugin])).toEqual([
       ['n1', 'TaintToleration'],
@@ -193,7 +194,7 @@ describe('partial permissions', () => {
     expect(snapshot.gaps).toEqual([{ collection: 'nodes', cause: 'forbidden', permission: { verb: 'list', resource: 'nodes', scope: 'cluster' } }]);
     expect(snapshot.objects.events.length).toBeGreaterThan(0);
     expect(paths(server).some((p) => p.startsWith('/api/v1/pods'))).toBe(false);
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.stage).toBe('Unschedulable');
     expect(outcome.diagnosis.gaps).toEqual(snapshot.gaps);
@@ -249,7 +250,7 @@ describe('a pod that is not there', () => {
     );
     expect(server.requests.find((r) => r.path === '/api/v1/namespaces/shop/pods')?.headers['accept']).toContain('as=PartialObjectMetadataList');
     expect(snapshot.objects.pods).toEqual([{ metadata: { name: 'web-1', namespace: ns, uid: 'uid-shop-web-1' } }]);
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
     expect(outcome).toMatchObject({ kind: 'notFound', suggestions: ['web-1'] });
   });
 
@@ -259,7 +260,7 @@ describe('a pod that is not there', () => {
     objects.events = [event('q', { kind: 'StatefulSet', name: 'db', uid: 'uid-sts' }, 'FailedCreate', 'create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: exceeded quota: q', 'statefulset-controller')];
     const server = await cluster(objects);
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'db-0' });
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'db-0' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'db-0' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.stage).toBe('AdmissionRejected');
   });
@@ -276,7 +277,7 @@ describe('owners named as kind/name', () => {
     expect(sent).toContain('/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app=web&limit=500');
     expect(sent).toContain('/api/v1/namespaces/shop/pods?labelSelector=app=web&limit=500');
     expect(sent.filter((p) => p.includes('/replicasets/web-7d9'))).toEqual([]); // known already
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'deploy/web' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'deploy/web' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.pod.name).toBe('web-0');
     expect(outcome.diagnosis.stage).toBe('Unschedulable');
@@ -288,7 +289,7 @@ describe('owners named as kind/name', () => {
     objects.events = [event('f', { kind: 'ReplicaSet', name: 'web-7d9', uid: 'uid-rs' }, 'FailedCreate', 'Error creating: pods "web-7d9-x" is forbidden: exceeded quota: q', 'replicaset-controller')];
     const server = await cluster(objects);
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'deploy/web' });
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'deploy/web' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'deploy/web' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.stage).toBe('AdmissionRejected');
   });
@@ -353,7 +354,7 @@ describe('questions only some stages ask', () => {
     const server = await cluster(objects);
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
     expect(paths(server)).toContain('/api/v1/events?fieldSelector=reportingComponent=my-scheduler,reason=Scheduled&limit=1');
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'web-0' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.stageDetail).toMatchObject({ stage: 'NoScheduler', schedulerName: 'my-scheduler', schedulerSeenElsewhere: true });
   });
@@ -403,7 +404,7 @@ describe('questions only some stages ask', () => {
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'cronjob/nightly' });
     expect(paths(server)).toContain('/api/v1/namespaces/shop/pods?labelSelector=batch.kubernetes.io/controller-uid=uid-job&limit=500');
     expect(snapshot.objects.jobs.map((j) => j.metadata?.name)).toEqual(['nightly-1']);
-    const outcome = diagnose(snapshot, { namespace: ns, name: 'cronjob/nightly' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'cronjob/nightly' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.pod.name).toBe('nightly-1-abc');
     expect(outcome.diagnosis.pod.owners.map((o) => o.kind)).toEqual(['Job', 'CronJob']);
@@ -415,6 +416,6 @@ describe('questions only some stages ask', () => {
     const server = await cluster(objects);
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'deploy/wepp' });
     expect(paths(server)).toContain('/api/v1/namespaces/shop/events?fieldSelector=involvedObject.kind=Deployment&limit=500');
-    expect(diagnose(snapshot, { namespace: ns, name: 'deploy/wepp' })).toMatchObject({ kind: 'notFound', suggestions: ['webb'] });
+    expect(diagnose(ruleSet, snapshot, { namespace: ns, name: 'deploy/wepp' })).toMatchObject({ kind: 'notFound', suggestions: ['webb'] });
   });
 });

@@ -14,10 +14,12 @@ import rule, {
   type PodRef,
   type UnmatchedAffinityTerm,
 } from '../../../src/engine/rules/InterPodAffinity.js';
-import { messages } from '../../../src/messages/rules/InterPodAffinity.js';
+import descriptor from '../../../src/messages/rules/InterPodAffinity.js';
 import { affinity, antiAffinity, exists, expressions, inValues, notIn, terminating } from '../../support/affinity-builders.js';
 import { contextFor, node, pod } from '../../support/builders.js';
 import { verdicts, type FilterCase } from '../../support/rules.js';
+
+const { messages } = descriptor;
 
 const n = (name: string, labels: Record<string, string>) => node(name).labels(labels).obj();
 const existing = (name: string, on: string, labels: Record<string, string>, namespace?: string) => pod(name, namespace).labels(labels).on(on);

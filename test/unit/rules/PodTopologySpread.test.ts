@@ -7,10 +7,12 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Reason } from '../../../src/engine/model.js';
 import rule, { type SpreadConstraintRef } from '../../../src/engine/rules/PodTopologySpread.js';
-import { messages } from '../../../src/messages/rules/PodTopologySpread.js';
+import descriptor from '../../../src/messages/rules/PodTopologySpread.js';
 import { exists, expressions, spread, terminating } from '../../support/affinity-builders.js';
 import { contextFor, node, pod } from '../../support/builders.js';
 import { verdicts, type FilterCase } from '../../support/rules.js';
+
+const { messages } = descriptor;
 
 const foo = expressions(exists('foo'));
 const bar = expressions(exists('bar'));

@@ -1,0 +1,36 @@
+// A plugin's descriptor: its rule (src/engine/rules/<Plugin>.ts, logic and data only) with all
+// that is said about it in words: what it checks, one message and one short form per kind of
+// detail, and the scheduler's own wordings for its reasons, release by release. Each plugin's
+// is the default export of src/messages/rules/<Plugin>.ts; the registry (src/plugins.ts) lists
+// them. The types make a descriptor complete: a kind without a message or a short form, or a
+// plugin without a wording, does not compile (and test/unit/plugins.test.ts checks it again).
+import type { Detail, FilterRule } from '../engine/model.js';
+import type { PluginWording } from '../engine/scheduler-message/catalog.js';
+
+/** One function per kind of detail `D` holds, given that kind's detail. */
+export type KindTable<D extends Detail> = { readonly [K in D['kind']]: (detail: Extract<D, { kind: K }>) => string };
+
+export interface PluginText<D extends Detail> {
+  /** What the plugin checks, to explain the scheduler's counts when the nodes could not be read. */
+  readonly purpose: string;
+  /** Every wording the scheduler has printed for this plugin's reasons, with the releases. */
+  readonly wordings: readonly [PluginWording, ...PluginWording[]];
+  /** One line of English per kind of detail. */
+  readonly messages: KindTable<D>;
+  /** A few words per kind, for a cell of the node table; `mark` where no words fit. */
+  readonly short: KindTable<D>;
+}
+
+export interface Plugin<P extends string, D extends Detail> extends PluginText<D> {
+  /** The scheduler's name for the plugin (the rule's). */
+  readonly name: P;
+  readonly rule: FilterRule<P, D>;
+}
+
+/** A rule and its words, typed against the details the rule returns. */
+export function plugin<P extends string, D extends Detail>(rule: FilterRule<P, D>, text: PluginText<D>): Plugin<P, D> {
+  return { name: rule.meta.name, rule, ...text };
+}
+
+/** The short form of a kind with no words that fit a cell: the table shows a mark. */
+export const mark = (): string => '✗';

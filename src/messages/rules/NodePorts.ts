@@ -1,0 +1,19 @@
+// NodePorts: what it checks, its messages and short forms, and the scheduler's wordings.
+import rule from '../../engine/rules/NodePorts.js';
+import { filterWording } from '../../engine/scheduler-message/catalog.js';
+import { plugin } from '../plugin.js';
+
+export default plugin(rule, {
+  purpose: 'a host port the pod needs is already taken on the node',
+  wordings: [
+    // nodeports/node_ports.go ErrReason.
+    filterWording(/^node\(s\) didn't have free ports for the requested pod ports$/, 'Unschedulable', 'all'),
+  ],
+  messages: {
+    hostPortInUse: (d) =>
+      `host port ${d.wanted.port}/${d.wanted.protocol} on ${d.wanted.hostIP} is taken by ${d.usedBy.map((u) => `${u.namespace}/${u.name}`).join(', ')}`,
+  },
+  short: {
+    hostPortInUse: (d) => `port ${d.wanted.port}/${d.wanted.protocol} taken`,
+  },
+});

@@ -1,0 +1,82 @@
+// TaintToleration: what it checks, its messages (the nearest toleration and how it misses, or
+// the Gt/Lt comparison that does not hold) and short forms, and the scheduler's wordings.
+import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
+import rule, { type ComparisonMiss, type TolerationMismatch } from '../../engine/rules/TaintToleration.js';
+import { filterWording } from '../../engine/scheduler-message/catalog.js';
+import { diffKinds } from '../differences.js';
+import { quote } from '../format.js';
+import { plugin } from '../plugin.js';
+
+function mismatchText(m: TolerationMismatch): string {
+  switch (m.field) {
+    case 'key':
+      return `key ${quote(m.wanted)} vs ${quote(m.actual)}${diffKinds(m.diff.kinds)}`;
+    case 'value':
+      return m.taintHasNoValue
+        ? `value ${quote(m.wanted)} but the taint has no value (use operator Exists, or drop the value)`
+        : `value ${quote(m.wanted)} vs ${quote(m.actual)}${diffKinds(m.diff.kinds)}`;
+    case 'effect':
+      return m.preferNoScheduleAgainstNoSchedule
+        ? `effect PreferNoSchedule does not tolerate NoSchedule`
+        : `effect ${m.wanted} vs ${m.actual}`;
+    case 'operator':
+      // validation.go: Unsupported value. Equal and Exists always; Gt and Lt since v1.35 with the gate.
+      return `operator ${quote(m.wanted)}, which the API server rejects (it accepts Equal and Exists, and Gt and Lt with the TaintTolerationComparisonOperators gate), so no scheduler tolerates anything with it`;
+  }
+}
+
+const integerProblem = {
+  notCanonicalInteger: 'is not a decimal integer in canonical form (no "+", no leading zero, no spaces, no decimals)',
+  outOfInt64Range: 'does not fit in a 64-bit integer',
+} as const;
+
+/** Why a Gt/Lt toleration, which applies to the taint by key and effect, does not tolerate it. */
+function comparisonText(c: ComparisonMiss): string {
+  const head = `toleration #${c.index + 1} ${formatToleration(c.toleration)}`;
+  const o = c.outcome;
+  if (o.kind === 'invalidValue') {
+    const whose = o.side === 'taint' ? "the taint's value" : "the toleration's value";
+    return `${head} compares integers, and ${whose} ${quote(o.value)} ${integerProblem[o.problem]}, so ${c.operator} never matches it`;
+  }
+  const relation = c.operator === 'Gt' ? 'greater than' : 'less than';
+  return `${head} needs a taint value ${relation} ${o.tolerationValue}, and the node's is ${o.taintValue}`;
+}
+
+/** A few words for the summary sentence: "800 is not greater than 950". */
+export function comparisonShort(c: ComparisonMiss): string {
+  const o = c.outcome;
+  if (o.kind === 'invalidValue') return `${o.side === 'taint' ? 'taint' : 'toleration'} value ${quote(o.value)} is not an integer ${c.operator} can compare`;
+  return `${o.taintValue} is not ${c.operator === 'Gt' ? 'greater' : 'less'} than ${o.tolerationValue}`;
+}
+
+// KEP-5471: alpha since v1.35 and still off by default in v1.37. The pod passed validation, so
+// the API server has the gate on; a scheduler without it tolerates nothing with Gt or Lt.
+const comparisonGateNote =
+  'Gt and Lt also need the TaintTolerationComparisonOperators feature gate on kube-scheduler, alpha since v1.35 and off by default; without it the scheduler tolerates nothing with them';
+
+export default plugin(rule, {
+  purpose: 'the node has a NoSchedule/NoExecute taint the pod does not tolerate',
+  wordings: [
+    // tainttoleration/taint_toleration.go Filter. Three wordings since v1.20:
+    // PR #87250 (v1.18) "had taint {%s: %s}, that the pod didn't tolerate";
+    // PR #109119 (v1.25) "had untolerated taint {%s: %s}";
+    // PR #134740 (v1.35; cherry-picked to release-1.34 as #135023) "had untolerated taint(s)",
+    // because taint keys and values can be sensitive.
+    filterWording(/^node\(s\) had untolerated taint\(s\)$/, 'UnschedulableAndUnresolvable', 'v1.35+, v1.34 patch releases from Nov 2025'),
+    filterWording(/^node\(s\) had untolerated taint \{(?<key>[^{}]*?): (?<value>[^{}]*)\}$/, 'UnschedulableAndUnresolvable', 'v1.25-v1.34'),
+    filterWording(/^node\(s\) had taint \{(?<key>[^{}]*?): (?<value>[^{}]*)\}, that the pod didn't tolerate$/, 'UnschedulableAndUnresolvable', 'v1.18-v1.24'),
+    // ErrReasonNotMatch; the legacy PodToleratesNodeTaints predicate.
+    filterWording(/^node\(s\) had taints that the pod didn't tolerate$/, 'UnschedulableAndUnresolvable', '<= v1.17'),
+  ],
+  messages: {
+    untoleratedTaint: (d) => {
+      const parts = [`taint ${formatTaint(d.taint)} is not tolerated`];
+      if (d.nearest) parts.push(`nearest toleration ${formatToleration(d.nearest.toleration)} misses by ${d.nearest.mismatches.map(mismatchText).join('; ')}`);
+      if (d.comparisons) parts.push(...d.comparisons.map(comparisonText), comparisonGateNote);
+      return parts.join('; ');
+    },
+  },
+  short: {
+    untoleratedTaint: (d) => formatTaint(d.taint),
+  },
+});
