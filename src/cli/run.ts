@@ -4,7 +4,9 @@
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
 import { QueryError, type Query } from '../engine/target.js';
-import { ClusterError, InputError, UsageError } from '../errors.js';
+import { QuantityError } from '../engine/quantity/index.js';
+import { ClusterError, InputError, UnreadableQuantity, UsageError } from '../errors.js';
+import { describeQuantityProblem, describeQueryProblem, describeUnreadableQuantity } from '../messages/errors.js';
 import { ruleSet } from '../plugins.js';
 import { escapeTerminal } from '../report/escape.js';
 import { reporters } from '../report/index.js';
@@ -80,9 +82,17 @@ function fail(message: string): void {
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || error instanceof QueryError) return exitCodes.usage;
-  if (error instanceof InputError) return exitCodes.input;
+  if (error instanceof InputError || error instanceof QuantityError) return exitCodes.input;
   if (error instanceof ClusterError) return exitCodes.cluster;
   return exitCodes.internal;
+}
+
+/** The one line for an error; what the engine reports as data is worded here. */
+function wordsFor(error: unknown): string {
+  if (error instanceof QueryError) return describeQueryProblem(error.problem);
+  if (error instanceof UnreadableQuantity) return describeUnreadableQuantity(error);
+  if (error instanceof QuantityError) return describeQuantityProblem(error.input, error.problem);
+  return error instanceof Error ? error.message : String(error);
 }
 
 // A reader that closes the pipe early (`| head`) is not an error.
@@ -96,7 +106,7 @@ run(process.argv)
   })
   .catch((error: unknown) => {
     const code = exitCodeOf(error);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = wordsFor(error);
     fail(code === exitCodes.internal ? `internal error: ${message} (please report it; set WHY_PENDING_DEBUG=1 for details)` : message);
     if (code === exitCodes.internal && process.env['WHY_PENDING_DEBUG']) process.stderr.write(`${((error as Error).stack ?? '').split('\n').map(escapeTerminal).join('\n')}\n`);
     process.exitCode = code;

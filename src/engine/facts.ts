@@ -1,7 +1,7 @@
 // Builds the facts rules read: the pod's effective request, and for each node its
 // non-terminal pods and what they request (the scheduler's NodeInfo), computed once.
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { InputError } from '../errors.js';
+import { UnreadableQuantity, type QuantityPlace } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
 import { QuantityError } from './quantity/index.js';
@@ -22,11 +22,11 @@ export function podKey(pod: V1Pod): string {
 }
 
 // A quantity that does not parse is the input's fault: say which object holds it.
-function reading<T>(what: string, compute: () => T): T {
+function reading<T>(where: QuantityPlace, compute: () => T): T {
   try {
     return compute();
   } catch (error) {
-    if (error instanceof QuantityError) throw new InputError(`${what}: ${error.message}`);
+    if (error instanceof QuantityError) throw new UnreadableQuantity(where, error);
     throw error;
   }
 }
@@ -36,13 +36,13 @@ export function podFacts(pod: V1Pod): PodFacts {
     pod,
     namespace: pod.metadata?.namespace ?? 'default',
     name: pod.metadata?.name ?? '',
-    requests: reading(`pod ${podKey(pod)} resources`, () => podRequests(pod)),
+    requests: reading({ kind: 'Pod', name: podKey(pod), field: 'resources' }, () => podRequests(pod)),
   };
 }
 
 export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
   const requested = {};
-  for (const pod of boundPods) addInto(requested, reading(`pod ${podKey(pod)} resources`, () => podRequests(pod).total));
+  for (const pod of boundPods) addInto(requested, reading({ kind: 'Pod', name: podKey(pod), field: 'resources' }, () => podRequests(pod).total));
   const name = node.metadata?.name ?? '';
   return {
     node,
@@ -50,7 +50,7 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
     labels: node.metadata?.labels ?? {},
     pods: boundPods,
     requested,
-    allocatable: reading(`node ${name} status.allocatable`, () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
+    allocatable: reading({ kind: 'Node', name, field: 'status.allocatable' }, () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
   };
 }
 

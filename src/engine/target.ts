@@ -35,7 +35,14 @@ export interface Query {
   name: string;
 }
 
-export class QueryError extends Error {}
+/** Why a name given on the command line names nothing; src/messages/errors.ts words it. */
+export type QueryProblem = { kind: 'unknownResourceType'; type: string } | { kind: 'noName'; text: string };
+
+export class QueryError extends Error {
+  constructor(readonly problem: QueryProblem) {
+    super(problem.kind);
+  }
+}
 
 export function parseQuery(text: string): { kind: OwnerKind | 'Pod'; name: string } {
   const slash = text.indexOf('/');
@@ -43,8 +50,8 @@ export function parseQuery(text: string): { kind: OwnerKind | 'Pod'; name: strin
   const alias = text.slice(0, slash).toLowerCase().replace(/\.(apps|batch)$/, '');
   const name = text.slice(slash + 1);
   const kind = kindAliases[alias];
-  if (!kind) throw new QueryError(`unknown resource type "${text.slice(0, slash)}": use a pod name or one of deploy/, rs/, sts/, ds/, job/, cronjob/`);
-  if (!name) throw new QueryError(`"${text}" names no object`);
+  if (!kind) throw new QueryError({ kind: 'unknownResourceType', type: text.slice(0, slash) });
+  if (!name) throw new QueryError({ kind: 'noName', text });
   return { kind, name };
 }
 

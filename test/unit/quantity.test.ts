@@ -1,6 +1,7 @@
 // Cases are taken from upstream k8s.io/apimachinery/pkg/api/resource/quantity_test.go
 // (TestQuantityParse, TestQuantityString, TestQuantityCmp, TestScaledValue) and expressed
 // with upstream's decQuantity(mantissa, exponent) notation, so they can be checked against it.
+import { describeQuantityProblem } from '../../src/messages/errors.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -113,13 +114,14 @@ describe('parseQuantity rejects what the grammar rejects', () => {
     expect(caught).toBeInstanceOf(QuantityError);
     const error = caught as QuantityError;
     expect(error.input).toBe(input);
-    expect(error.message.startsWith(`quantity ${JSON.stringify(input)} is not valid: `)).toBe(true);
-    expect(error.message).not.toContain('\n');
-    expect(error.message).toMatch(why);
+    const words = describeQuantityProblem(input, error.problem);
+    expect(words.startsWith(`quantity ${JSON.stringify(input)} is not valid: `)).toBe(true);
+    expect(words).not.toContain('\n');
+    expect(words).toMatch(why);
   });
 
   it('refuses exponents too large to expand instead of hanging', () => {
-    expect(() => parseQuantity('1e2147483647')).toThrow(/too large/);
+    expect(() => parseQuantity('1e2147483647')).toThrow(expect.objectContaining({ problem: { kind: 'tooLarge' } }));
   });
 });
 

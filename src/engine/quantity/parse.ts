@@ -14,15 +14,26 @@
 // and are almost certainly typos, so they are reported rather than silently read as 0.
 import { fromNanos, type Quantity } from './quantity.js';
 
+/** Why a quantity does not parse, as data; src/messages/errors.ts words it. */
+export type QuantityProblem =
+  | { kind: 'empty' }
+  | { kind: 'whitespace' }
+  | { kind: 'noNumber' }
+  | { kind: 'exponentOutOfRange'; exponent: string }
+  | { kind: 'tooLarge' }
+  | { kind: 'twoDecimalPoints' }
+  | { kind: 'exponentWithoutDigits'; suffix: string }
+  | { kind: 'unknownSuffix'; suffix: string };
+
 export class QuantityError extends Error {
   override readonly name = 'QuantityError';
 
   constructor(
     readonly input: string,
-    readonly reason: string,
+    readonly problem: QuantityProblem,
   ) {
-    // JSON.stringify quotes and escapes, so the message stays on one line whatever the input.
-    super(`quantity ${JSON.stringify(input)} is not valid: ${reason}`);
+    // The words are the CLI's (messages/errors.ts); this is the problem's code, on one line.
+    super(`${JSON.stringify(input)}: ${problem.kind}`);
   }
 }
 
@@ -49,18 +60,18 @@ const MAX_BINARY_NANOS = (2n ** 63n - 1n) * 1_000_000_000n;
 const MAX_POWER_OF_TEN = 1000;
 
 export function parseQuantity(text: string): Quantity {
-  const fail = (reason: string): never => {
-    throw new QuantityError(text, reason);
+  const fail = (problem: QuantityProblem): never => {
+    throw new QuantityError(text, problem);
   };
-  if (text.length === 0) fail('it is empty');
-  if (/\s/.test(text)) fail('it contains whitespace');
+  if (text.length === 0) fail({ kind: 'empty' });
+  if (/\s/.test(text)) fail({ kind: 'whitespace' });
 
   const match = NUMBER.exec(text);
   const sign = match?.[1] ?? '';
   const whole = match?.[2] ?? '';
   const fraction = match?.[3] ?? '';
   const suffix = match?.[4] ?? '';
-  if (whole === '' && fraction === '') fail('expected a number such as 1, 0.5 or .5 before any suffix');
+  if (whole === '' && fraction === '') fail({ kind: 'noNumber' });
 
   const digits = BigInt(whole + fraction); // the number times 10^fraction.length
   let bits = 0n;
@@ -72,11 +83,11 @@ export function parseQuantity(text: string): Quantity {
   else if (binary !== undefined) bits = binary;
   else if (exponent !== undefined) {
     const e = BigInt(exponent);
-    if (e < INT32_MIN || e > INT32_MAX) fail(`exponent ${exponent} is outside the 32-bit range`);
+    if (e < INT32_MIN || e > INT32_MAX) fail({ kind: 'exponentOutOfRange', exponent });
     power += Number(e);
   } else fail(suffixProblem(suffix));
 
-  if (power > MAX_POWER_OF_TEN) fail('it is too large to evaluate exactly');
+  if (power > MAX_POWER_OF_TEN) fail({ kind: 'tooLarge' });
   let nanos = roundUpToNano(digits << bits, power);
   if (binary !== undefined && nanos > MAX_BINARY_NANOS) nanos = MAX_BINARY_NANOS;
   return fromNanos(sign === '-' ? -nanos : nanos);
@@ -94,11 +105,8 @@ function roundUpToNano(magnitude: bigint, power: number): bigint {
   return magnitude % divisor === 0n ? quotient : quotient + 1n;
 }
 
-function suffixProblem(suffix: string): string {
-  if (suffix.startsWith('.')) return 'it has more than one decimal point';
-  if (/^[eE][+-]?$/.test(suffix)) return `the exponent ${JSON.stringify(suffix)} has no digits`;
-  return (
-    `unknown suffix ${JSON.stringify(suffix)}; expected one of n u m k M G T P E, ` +
-    'Ki Mi Gi Ti Pi Ei, or e/E followed by an integer exponent'
-  );
+function suffixProblem(suffix: string): QuantityProblem {
+  if (suffix.startsWith('.')) return { kind: 'twoDecimalPoints' };
+  if (/^[eE][+-]?$/.test(suffix)) return { kind: 'exponentWithoutDigits', suffix };
+  return { kind: 'unknownSuffix', suffix };
 }
