@@ -16,6 +16,7 @@ import { reportJson } from '../../src/report/json.js';
 import { reportYaml } from '../../src/report/yaml.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { loadCase, renameAt, setAt, valueAt } from '../support/dump-cases.js';
+import { expectValidDiagnosis } from '../support/schema.js';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
@@ -83,6 +84,8 @@ describe('a dump full of terminal controls gives a report without any', () => {
         reportYaml(d, { write: (s) => (yaml += s), color: false });
         expect(yaml).not.toMatch(forbidden);
         expect(parse(yaml)).toEqual(JSON.parse(json));
+        // Hostile strings anywhere keep the published contract.
+        expectValidDiagnosis(JSON.parse(json));
       }),
       { numRuns: Number(process.env['FC_RUNS'] ?? 40) },
     );
