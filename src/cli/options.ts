@@ -31,9 +31,10 @@ Examples:
 Exit codes: 0 diagnosis printed, 1 internal error, 2 usage error, 3 unreadable input,
 4 pod or owner not found, 5 cluster unreachable or access denied, 6 Node.js too old.`;
 
-export function buildProgram(): Command {
+export function buildProgram(version: string): Command {
   const program = new Command('kubectl why-pending')
     .description('Explain, node by node, why a Pod is stuck in Pending.')
+    .version(version, '--version', 'print the version and exit')
     .argument('<name>', 'pod name, or an owner as kind/name (deploy/web, rs/web-7d9, sts/db, ds/agent, job/x, cronjob/y)')
     .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
     .option('--from-dump <path>', "read a dump (kubectl get ... -o yaml|json, a directory, or '-' for stdin) instead of a cluster")

@@ -11,6 +11,12 @@ const example = path.join(repoRoot, 'examples', 'gpu-taint-typo.yaml');
 const args = ['web-0', '-n', 'shop', '--from-dump', example];
 
 describe('output', () => {
+  it('--version prints package.json\'s version and exits 0', () => {
+    const run = runCli(['--version']);
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    expect(run).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
   it('prints the cause first, then the table, without escape codes when piped', () => {
     const run = runCli(args);
     expect(run.code).toBe(0);
