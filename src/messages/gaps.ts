@@ -1,47 +1,27 @@
 // What the input lacked, what that left unchecked, and how to capture it: said plainly, never
 // assumed away. Commands are the exact kubectl reads that would fill each gap.
 import type { NotChecked } from '../engine/diagnosis.js';
-import type { CollectionName, Gap } from '../snapshot/types.js';
+import { apiResources, type CollectionName, type Gap } from '../snapshot/types.js';
 import { list } from './format.js';
-
-/** kubectl's name for each collection, and whether it is namespaced (read with -A). */
-const kubectlNames: Record<CollectionName, { name: string; namespaced: boolean }> = {
-  pods: { name: 'pods', namespaced: true },
-  nodes: { name: 'nodes', namespaced: false },
-  events: { name: 'events', namespaced: true },
-  persistentVolumeClaims: { name: 'persistentvolumeclaims', namespaced: true },
-  persistentVolumes: { name: 'persistentvolumes', namespaced: false },
-  storageClasses: { name: 'storageclasses', namespaced: false },
-  csiNodes: { name: 'csinodes', namespaced: false },
-  replicaSets: { name: 'replicasets', namespaced: true },
-  deployments: { name: 'deployments', namespaced: true },
-  statefulSets: { name: 'statefulsets', namespaced: true },
-  daemonSets: { name: 'daemonsets', namespaced: true },
-  jobs: { name: 'jobs', namespaced: true },
-  cronJobs: { name: 'cronjobs', namespaced: true },
-  limitRanges: { name: 'limitranges', namespaced: true },
-  resourceQuotas: { name: 'resourcequotas', namespaced: true },
-  priorityClasses: { name: 'priorityclasses', namespaced: false },
-};
 
 /** The one kubectl command that captures every collection named, into a dump to add. */
 function captureCommand(collections: readonly CollectionName[]): string {
   const unique = [...new Set(collections)];
-  const names = unique.map((c) => kubectlNames[c].name).join(',');
-  const all = unique.some((c) => kubectlNames[c].namespaced) ? ' -A' : '';
+  const names = unique.map((c) => apiResources[c].plural).join(',');
+  const all = unique.some((c) => apiResources[c].namespaced) ? ' -A' : '';
   return `kubectl get ${names}${all} -o yaml`;
 }
 
 export function describeGap(gap: Gap): string {
   switch (gap.cause) {
     case 'absentFromDump':
-      return `the input has no ${kubectlNames[gap.collection].name}`;
+      return `the input has no ${apiResources[gap.collection].plural}`;
     case 'onlyTarget':
       return 'the input holds no pod but this one, so what already runs on the nodes is unknown';
     case 'forbidden':
-      return `${kubectlNames[gap.collection].name}: forbidden; needs "${gap.permission.verb} ${gap.permission.resource}" ${gap.permission.scope === 'cluster' ? 'at cluster scope' : `in ${gap.permission.scope}`} (see the README's Permissions section)`;
+      return `${apiResources[gap.collection].plural}: forbidden; needs "${gap.permission.verb} ${gap.permission.resource}" ${gap.permission.scope === 'cluster' ? 'at cluster scope' : `in ${gap.permission.scope}`} (see the README's Permissions section)`;
     case 'error':
-      return `${kubectlNames[gap.collection].name}: ${gap.detail}`;
+      return `${apiResources[gap.collection].plural}: ${gap.detail}`;
   }
 }
 
@@ -56,7 +36,7 @@ export function describeNotChecked(n: NotChecked): string {
     const claims = n.claims.map((c) => (c.claim === c.podClaim ? c.claim : `${c.podClaim} → ${c.claim}`));
     return `${n.plugin}: the pod uses ResourceClaims (${list(claims)}); ResourceClaims and ResourceSlices are not evaluated yet, so no node is proven to have the devices`;
   }
-  return `${n.plugin}: needs ${list(n.collections.map((c) => kubectlNames[c].name))}, which the input lacks`;
+  return `${n.plugin}: needs ${list(n.collections.map((c) => apiResources[c].plural))}, which the input lacks`;
 }
 
 /** A short clause for the headline: which plugins could not be checked. */

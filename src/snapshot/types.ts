@@ -125,6 +125,42 @@ export const collectionOfKind = {
   PriorityClass: 'priorityClasses',
 } as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
 
+/** How the API and kubectl name each collection's resource. */
+export interface ApiResource {
+  kind: string;
+  /** Plural, as in the URL, RBAC rules and `kubectl get`. */
+  plural: string;
+  /** kubectl's short names (`pvc`, `deploy`). */
+  shortNames: readonly string[];
+  group: string;
+  version: string;
+  namespaced: boolean;
+}
+
+function api(kind: string, plural: string, shortNames: readonly string[], group: string, namespaced: boolean): ApiResource {
+  return { kind, plural, shortNames, group, version: 'v1', namespaced };
+}
+
+/** One table for the live reader's URLs and RBAC names, the dump reader's file names and the capture commands in messages. */
+export const apiResources: Record<CollectionName, ApiResource> = {
+  pods: api('Pod', 'pods', ['po'], '', true),
+  nodes: api('Node', 'nodes', ['no'], '', false),
+  events: api('Event', 'events', ['ev'], '', true),
+  persistentVolumeClaims: api('PersistentVolumeClaim', 'persistentvolumeclaims', ['pvc'], '', true),
+  persistentVolumes: api('PersistentVolume', 'persistentvolumes', ['pv'], '', false),
+  storageClasses: api('StorageClass', 'storageclasses', ['sc'], 'storage.k8s.io', false),
+  csiNodes: api('CSINode', 'csinodes', [], 'storage.k8s.io', false),
+  replicaSets: api('ReplicaSet', 'replicasets', ['rs'], 'apps', true),
+  deployments: api('Deployment', 'deployments', ['deploy'], 'apps', true),
+  statefulSets: api('StatefulSet', 'statefulsets', ['sts'], 'apps', true),
+  daemonSets: api('DaemonSet', 'daemonsets', ['ds'], 'apps', true),
+  jobs: api('Job', 'jobs', [], 'batch', true),
+  cronJobs: api('CronJob', 'cronjobs', ['cj'], 'batch', true),
+  limitRanges: api('LimitRange', 'limitranges', ['limits'], '', true),
+  resourceQuotas: api('ResourceQuota', 'resourcequotas', ['quota'], '', true),
+  priorityClasses: api('PriorityClass', 'priorityclasses', ['pc'], 'scheduling.k8s.io', false),
+};
+
 export function emptyCollections(): Collections {
   return {
     pods: [],

@@ -4,30 +4,13 @@
 // typed list (`PodList`, as `kubectl cluster-info dump` and the API write them), says "captured,
 // none there".
 import path from 'node:path';
-import { collectionOfKind, type CollectionName } from '../../snapshot/types.js';
+import { apiResources, collectionOfKind, type ApiResource, type CollectionName } from '../../snapshot/types.js';
 
-/** kubectl's names for each collection: plural, singular and short names, lower case. */
-const namesOf: Record<CollectionName, string[]> = {
-  pods: ['pods', 'pod', 'po'],
-  nodes: ['nodes', 'node', 'no'],
-  events: ['events', 'event', 'ev'],
-  persistentVolumeClaims: ['persistentvolumeclaims', 'persistentvolumeclaim', 'pvc'],
-  persistentVolumes: ['persistentvolumes', 'persistentvolume', 'pv'],
-  storageClasses: ['storageclasses', 'storageclass', 'sc'],
-  csiNodes: ['csinodes', 'csinode'],
-  replicaSets: ['replicasets', 'replicaset', 'rs'],
-  deployments: ['deployments', 'deployment', 'deploy'],
-  statefulSets: ['statefulsets', 'statefulset', 'sts'],
-  daemonSets: ['daemonsets', 'daemonset', 'ds'],
-  jobs: ['jobs', 'job'],
-  cronJobs: ['cronjobs', 'cronjob', 'cj'],
-  limitRanges: ['limitranges', 'limitrange', 'limits'],
-  resourceQuotas: ['resourcequotas', 'resourcequota', 'quota'],
-  priorityClasses: ['priorityclasses', 'priorityclass', 'pc'],
-};
-
+/** kubectl's names for each collection, lower case: plural, singular (the kind) and short names. */
 const byName = new Map<string, CollectionName>(
-  (Object.entries(namesOf) as [CollectionName, string[]][]).flatMap(([collection, names]) => names.map((n) => [n, collection] as const)),
+  (Object.entries(apiResources) as [CollectionName, ApiResource][]).flatMap(([collection, r]) =>
+    [r.plural, r.kind.toLowerCase(), ...r.shortNames].map((name) => [name, collection] as const),
+  ),
 );
 
 /** The collection a dump file is named after (`pv.yaml`, `persistentvolumes.json`), if any. */

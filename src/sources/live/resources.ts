@@ -1,39 +1,15 @@
 // The API resources why-pending reads: where each lives, how RBAC names it, and which snapshot
 // collection it fills.
-import type { CollectionName } from '../../snapshot/types.js';
+import { apiResources, type ApiResource, type CollectionName } from '../../snapshot/types.js';
 
-export interface Resource {
+export interface Resource extends ApiResource {
   collection: CollectionName;
-  kind: string;
-  /** Plural, as in the URL and in RBAC rules. */
-  plural: string;
-  group: string;
-  version: string;
-  namespaced: boolean;
 }
 
-function resource(collection: CollectionName, kind: string, plural: string, group: string, version: string, namespaced: boolean): Resource {
-  return { collection, kind, plural, group, version, namespaced };
-}
-
-export const resources = {
-  pods: resource('pods', 'Pod', 'pods', '', 'v1', true),
-  nodes: resource('nodes', 'Node', 'nodes', '', 'v1', false),
-  events: resource('events', 'Event', 'events', '', 'v1', true),
-  persistentVolumeClaims: resource('persistentVolumeClaims', 'PersistentVolumeClaim', 'persistentvolumeclaims', '', 'v1', true),
-  persistentVolumes: resource('persistentVolumes', 'PersistentVolume', 'persistentvolumes', '', 'v1', false),
-  storageClasses: resource('storageClasses', 'StorageClass', 'storageclasses', 'storage.k8s.io', 'v1', false),
-  csiNodes: resource('csiNodes', 'CSINode', 'csinodes', 'storage.k8s.io', 'v1', false),
-  replicaSets: resource('replicaSets', 'ReplicaSet', 'replicasets', 'apps', 'v1', true),
-  deployments: resource('deployments', 'Deployment', 'deployments', 'apps', 'v1', true),
-  statefulSets: resource('statefulSets', 'StatefulSet', 'statefulsets', 'apps', 'v1', true),
-  daemonSets: resource('daemonSets', 'DaemonSet', 'daemonsets', 'apps', 'v1', true),
-  jobs: resource('jobs', 'Job', 'jobs', 'batch', 'v1', true),
-  cronJobs: resource('cronJobs', 'CronJob', 'cronjobs', 'batch', 'v1', true),
-  limitRanges: resource('limitRanges', 'LimitRange', 'limitranges', '', 'v1', true),
-  resourceQuotas: resource('resourceQuotas', 'ResourceQuota', 'resourcequotas', '', 'v1', true),
-  priorityClasses: resource('priorityClasses', 'PriorityClass', 'priorityclasses', 'scheduling.k8s.io', 'v1', false),
-} as const satisfies Record<CollectionName, Resource>;
+/** Each collection's resource (snapshot/types.ts apiResources), with the collection it fills. */
+export const resources = Object.fromEntries(
+  (Object.entries(apiResources) as [CollectionName, ApiResource][]).map(([collection, r]) => [collection, { ...r, collection }]),
+) as Record<CollectionName, Resource>;
 
 const ownerKinds = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
 
