@@ -3,7 +3,7 @@
 import type { CoreV1Event, EventsV1Event, V1ObjectReference } from '@kubernetes/client-node';
 import { collectionOfKind, toTime, type ClusterEvent, type CollectionName } from '../../snapshot/types.js';
 import { InputError } from '../../errors.js';
-import { collectionOfListKind } from './captured.js';
+import { collectionOfItemKind } from './captured.js';
 import { validateObject } from './validate.js';
 
 export interface Located {
@@ -86,7 +86,8 @@ export class ObjectReader implements DocumentSink {
   }
 
   private noteList(kind: unknown): void {
-    const collection = collectionOfListKind(kind);
+    // A typed list (PodList), even an empty one, says its kind was captured.
+    const collection = collectionOfItemKind(itemKindOf(kind));
     if (collection) this.listed.add(collection);
   }
 
