@@ -105,10 +105,14 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
     scheduler,
     ownerEvents,
     notes: [...notes, ...sourceNotes(snapshot)],
-    // Which pods on the nominated node a budget protects is unknown without the budgets: said,
-    // though no filter reads them (so the replay is no less complete).
-    gaps: stageDetail.stage === 'PreemptionPending' ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, 'podDisruptionBudgets']) : gaps,
+    // Which lower-priority pod on the nominated node a budget protects is unknown without the
+    // budgets: said, though no filter reads them (so the replay is no less complete).
+    gaps: budgetsMatter(stageDetail) ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, 'podDisruptionBudgets']) : gaps,
   };
+}
+
+function budgetsMatter(detail: StageDetail): boolean {
+  return detail.stage === 'PreemptionPending' && detail.pods.some((p) => p.role === 'lowerPriority');
 }
 
 function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDetail: StageDetail): Diagnosis {
