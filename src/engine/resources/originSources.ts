@@ -39,7 +39,7 @@ export function containerIn(written: WrittenSpec, name: string): V1Container | u
 }
 
 /** The object as `kubectl apply` last wrote it, when it carries the annotation and it parses. */
-export function lastAppliedSpec(kind: string, metadata: V1ObjectMeta | undefined): V1PodSpec | undefined {
+function lastAppliedSpec(kind: string, metadata: V1ObjectMeta | undefined): V1PodSpec | undefined {
   const text = metadata?.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
   if (!text) return undefined;
   try {

@@ -48,7 +48,7 @@ export interface AdmissionStory {
 const withoutAggregation = (message: string) => message.replace(/^\(combined from similar events\): /, '');
 
 /** Amount of `quantity` in the scheduler's units of the resource a quota or LimitRange names. */
-export function amountOf(resource: string, quantity: string | undefined): bigint | undefined {
+function amountOf(resource: string, quantity: string | undefined): bigint | undefined {
   if (quantity === undefined) return undefined;
   const base = resource.replace(/^(requests|limits)\./, '');
   try {
