@@ -6,6 +6,7 @@ import type { V1Container, V1LimitRange, V1Pod, V1PodSpec, V1ResourceQuota } fro
 import type { ClusterEvent, Snapshot } from '../../snapshot/types.js';
 import type { ObjectRef } from '../events.js';
 import { findOwner, isOwnerKind } from '../owners.js';
+import { QuantityError } from '../quantity/index.js';
 import { toResourceList, type ResourceList } from '../resources/amounts.js';
 import { defaultLimitOf, defaultRequestOf } from '../resources/origins.js';
 import { podSpecOf } from '../resources/originSources.js';
@@ -115,9 +116,18 @@ export function asAdmitted(spec: V1PodSpec, limitRanges: readonly V1LimitRange[]
 }
 
 /** What one pod counts toward each quota resource (pkg/quota/v1/evaluator/core/pods.go PodUsageFunc). */
-function quotaUsage(pod: V1Pod): (resource: string) => bigint | undefined {
-  const requests = podRequests(pod).total;
-  const limits = podLimits(pod);
+function quotaUsage(pod: V1Pod): ((resource: string) => bigint | undefined) | undefined {
+  let requests: ResourceList;
+  let limits: ResourceList;
+  try {
+    requests = podRequests(pod).total;
+    limits = podLimits(pod);
+  } catch (error) {
+    // A template quantity that does not parse (the API would refuse it too): the refusal's own
+    // numbers still tell the story.
+    if (error instanceof QuantityError) return undefined;
+    throw error;
+  }
   return (resource) => {
     if (resource === 'pods' || resource === 'count/pods') return 1n;
     if (resource.startsWith('limits.')) return limits[resource.slice('limits.'.length)] ?? 0n;
