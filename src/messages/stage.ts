@@ -31,8 +31,16 @@ export function stageSentence(d: Diagnosis): string {
         : `Pod ${pod} names node ${s.nodeName} in spec.nodeName, bypassing the scheduler; the kubelet on that node decides.`;
     case 'Unschedulable':
       return `Pod ${pod} cannot be scheduled.`;
-    case 'PreemptionPending':
-      return `Pod ${pod} is waiting for preemption on node ${s.nominatedNodeName} (victims are terminating).`;
+    case 'PreemptionPending': {
+      const victims = s.pods.filter((p) => p.role === 'victim').map((p) => `${p.namespace}/${p.name}`);
+      const why =
+        victims.length > 0
+          ? `${victims.length === 1 ? 'its victim' : `its ${victims.length} victims`} ${list(victims)} ${victims.length === 1 ? 'is' : 'are'} still terminating`
+          : s.podsKnown
+            ? 'no lower-priority pod there is terminating any more'
+            : 'the pods there were not read, so its victims are unknown';
+      return `Pod ${pod} is waiting for preemption on node ${s.nominatedNodeName}: ${why}.`;
+    }
     case 'ScheduledNotRunning': {
       const waits = s.waiting.map((w) => `${w.container}: ${w.reason}`);
       const node = s.nodeExists === false ? ` (node ${s.nodeName} no longer exists)` : s.nodeReady === false ? ` (node ${s.nodeName} is NotReady)` : '';

@@ -61,7 +61,7 @@ export function present(d: Diagnosis): DiagnosisV1 {
     summary: summarySentence(d),
     pod: d.pod,
     stage: d.stage,
-    stageDetail: d.stageDetail,
+    stageDetail: asJson(d.stageDetail),
     ...(d.requests
       ? {
           requests: {

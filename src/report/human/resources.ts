@@ -3,6 +3,7 @@ import Table from 'cli-table3';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatResource } from '../../engine/quantity/index.js';
 import type { ResourceList } from '../../engine/resources/amounts.js';
+import { originSentence } from '../../messages/story.js';
 import type { Palette } from '../color.js';
 import { quantitiesAlike } from '../../messages/format.js';
 import { escapeTerminal } from '../escape.js';
@@ -27,15 +28,7 @@ export function requestLines(d: Diagnosis, colors: Palette): string[] {
     if (Object.keys(p.podLevel).length > 0) out.push(`  pod-level spec.resources replaces ${escapeTerminal(Object.keys(p.podLevel).join(', '))}: ${show(p.podLevel)}`);
     if (Object.keys(p.overhead).length > 0) out.push(`  + overhead (RuntimeClass) ${show(p.overhead)}`);
   }
-  for (const origin of r.origins) {
-    out.push(
-      escapeTerminal(
-        origin.from === 'limitRange'
-          ? `  ${origin.container}: ${origin.resource} request was set by a LimitRange default (kubernetes.io/limit-ranger)`
-          : `  ${origin.container}: ${origin.resource} request was copied from its limit (no request was written)`,
-      ),
-    );
-  }
+  for (const origin of r.origins) out.push(escapeTerminal(`  ${originSentence(origin)}`));
   return out;
 }
 
