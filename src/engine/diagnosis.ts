@@ -6,6 +6,7 @@ import type { PluginName } from './plugins.js';
 import type { NotEvaluated, Reason } from './model.js';
 import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
+import type { Fix } from './fixes/index.js';
 
 /** Where the pod is stuck, in the order a pod meets them (README, Stages). */
 export type Stage =
@@ -120,4 +121,6 @@ export interface Diagnosis {
   ownerEvents: ClusterEvent[];
   notes: Note[];
   gaps: Gap[];
+  /** Changes that make the pod fit some node, each confirmed by replaying the filters (fixes/). */
+  fixes: Fix[];
 }
