@@ -7,12 +7,30 @@ import { Document } from 'yaml';
 import { editsPodSpec, type Change, type Fix, type RequestPlace, type SpecTarget } from '../engine/fixes/index.js';
 import { formatRequirement } from '../engine/match/nodeSelector.js';
 import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
+import { describeCodePoint } from '../engine/nearmiss/index.js';
 import { list, plural, quantity } from './format.js';
 
 export interface FixText {
   change: string;
   yaml?: string;
   command?: string;
+}
+
+/**
+ * A cluster string as the sentence shows it: a character that would not show (a non-breaking
+ * or zero-width space) as ⟨U+00A0⟩, and the whole quoted when it has one or starts or ends
+ * with a space, so that the difference the fix makes can be seen.
+ */
+function shown(text: string): string {
+  let odd = text !== text.trim();
+  const out = [...text].map((char) => {
+    if (char === ' ') return char;
+    const info = describeCodePoint(char);
+    if (info.visible) return char;
+    odd = true;
+    return `⟨${info.codePoint}⟩`;
+  });
+  return odd ? `"${out.join('')}"` : text;
 }
 
 function placeText(place: RequestPlace): string {
@@ -34,18 +52,18 @@ function changeText(change: Change): string {
   switch (change.kind) {
     case 'tolerateTaint':
       return change.replaces
-        ? `replace toleration #${change.replaces.index + 1} (${formatToleration(change.replaces.toleration)}) with one copied from the taint ${formatTaint(change.taint)}`
-        : `tolerate the taint ${formatTaint(change.taint)}`;
+        ? `replace toleration #${change.replaces.index + 1} (${shown(formatToleration(change.replaces.toleration))}) with one copied from the taint ${shown(formatTaint(change.taint))}`
+        : `tolerate the taint ${shown(formatTaint(change.taint))}`;
     case 'setRequest': {
       const by = quantity(change.resource, change.from - change.to);
       return `lower ${placeText(change.place)} ${change.resource} request from ${quantity(change.resource, change.from)} to ${quantity(change.resource, change.to)} (by ${by})`;
     }
     case 'setNodeSelector':
-      return `change nodeSelector ${change.from.key}=${change.from.value} to ${change.to.key}=${change.to.value}, as the nodes spell it`;
-    case 'setAffinityValue':
-      return `in required node-affinity term ${change.term + 1}, change ${change.key}'s value ${change.from} to ${change.to}, as the nodes spell it`;
+      return `change nodeSelector ${shown(`${change.from.key}=${change.from.value}`)} to ${shown(`${change.to.key}=${change.to.value}`)}, as the nodes spell it`;
+    case 'setAffinityExpression':
+      return `in required node-affinity term ${change.term + 1}, change ${shown(formatRequirement(change.from))} to ${shown(formatRequirement(change.to))}, as the nodes spell it`;
     case 'removeAffinityExpressions':
-      return `drop ${list(change.expressions.map((e) => formatRequirement(e.requirement)))} from required node-affinity term ${change.term + 1}`;
+      return `drop ${list(change.expressions.map((e) => shown(formatRequirement(e.requirement))))} from required node-affinity term ${change.term + 1}`;
     case 'labelNodes':
       return labelsText(change);
     case 'uncordon':
@@ -107,9 +125,9 @@ function podSpecFields(changes: readonly Change[]): Record<string, unknown> | un
       case 'setNodeSelector':
         spec['nodeSelector'] = { ...(spec['nodeSelector'] as Record<string, string> | undefined), [change.to.key]: change.to.value };
         break;
-      case 'setAffinityValue':
+      case 'setAffinityExpression':
       case 'removeAffinityExpressions': {
-        const expressions = change.kind === 'setAffinityValue' ? [change.result] : change.remaining;
+        const expressions = change.termAfter;
         spec['affinity'] = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: expressions.map(requirementYaml) }] } } };
         break;
       }

@@ -98,7 +98,7 @@ const fixChangeKinds = {
   setRequest: true,
   labelNodes: true,
   setNodeSelector: true,
-  setAffinityValue: true,
+  setAffinityExpression: true,
   removeAffinityExpressions: true,
   uncordon: true,
   preempt: true,

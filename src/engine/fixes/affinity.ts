@@ -25,7 +25,7 @@ export function proposeRelaxedTerms(input: FixInput): Candidate[] {
     });
     const best = options.sort((a, b) => a.missed.length - b.missed.length)[0];
     if (!best) continue;
-    const change: Change = { kind: 'removeAffinityExpressions', cause: 'NodeAffinity', term: best.term, expressions: best.missed, remaining: best.remaining };
+    const change: Change = { kind: 'removeAffinityExpressions', cause: 'NodeAffinity', term: best.term, expressions: best.missed, termAfter: best.remaining };
     const key = JSON.stringify(change);
     const known = byChange.get(key);
     if (known) known.nodes.push(verdict.name);

@@ -5,7 +5,9 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
 import type { NodeFacts } from '../model.js';
 import { matchesNodeRequirement } from '../match/nodeSelector.js';
+import { isLabelKey, isLabelValue } from './labelSyntax.js';
 import { failingOnlyOn } from './nodes.js';
+import { near } from './selector.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
 interface Labelling {
@@ -15,10 +17,11 @@ interface Labelling {
 
 function satisfy(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, into: Labelling): boolean {
   if (matchesNodeRequirement(requirement, labels)) return true;
+  if (!isLabelKey(requirement.key) || labelNearMiss(requirement, labels)) return false;
   switch (requirement.operator) {
     case 'In': {
       const value = requirement.values?.[0];
-      if (value === undefined) return false;
+      if (value === undefined || !isLabelValue(value)) return false;
       into.set[requirement.key] = value;
       return true;
     }
@@ -32,6 +35,14 @@ function satisfy(requirement: V1NodeSelectorRequirement, labels: Record<string, 
     default:
       return false;
   }
+}
+
+// The node spells this key, or a near miss of it, its own way: the fix is the pod's selector
+// (selector.ts), not relabelling a node that other workloads may select as it is.
+function labelNearMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>): boolean {
+  const actual = Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined;
+  if (actual !== undefined) return requirement.operator === 'In' && (requirement.values ?? []).some((v) => v !== actual && near(v, actual));
+  return Object.keys(labels).some((k) => near(k, requirement.key));
 }
 
 function termLabelling(term: V1NodeSelectorTerm, labels: Record<string, string>, base: Labelling): Labelling | undefined {

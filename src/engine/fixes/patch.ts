@@ -43,9 +43,9 @@ function patchPod(pod: V1Pod, change: Change): void {
       spec.nodeSelector = selector;
       return;
     }
-    case 'setAffinityValue': {
-      const expression = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[change.term]?.matchExpressions?.[change.expression];
-      if (expression) expression.values = (expression.values ?? []).map((v) => (v === change.from ? change.to : v));
+    case 'setAffinityExpression': {
+      const expressions = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[change.term]?.matchExpressions;
+      if (expressions && expressions[change.expression]) expressions[change.expression] = change.to;
       return;
     }
     case 'removeAffinityExpressions': {
@@ -85,7 +85,7 @@ function patchNode(node: V1Node, change: Change): void {
   }
 }
 
-const podChanges = new Set<Change['kind']>(['tolerateTaint', 'setRequest', 'setNodeSelector', 'setAffinityValue', 'removeAffinityExpressions']);
+const podChanges = new Set<Change['kind']>(['tolerateTaint', 'setRequest', 'setNodeSelector', 'setAffinityExpression', 'removeAffinityExpressions']);
 
 export function editsPodSpec(change: Change): boolean {
   return podChanges.has(change.kind);

@@ -8,18 +8,30 @@ import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
 import { failingOnlyOn } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
-/** Close enough to be the same word mistyped, not another word. */
-const nearEnough = 0.5;
+/**
+ * Close enough to be the same word mistyped, not another word: a difference of letter case,
+ * spaces or look-alikes always; one typo in four characters at most ("gpu" is not "cpu").
+ */
+const nearEnough = 0.75;
 
-function near(wanted: string, actual: string): boolean {
+export function near(wanted: string, actual: string): boolean {
   return wanted === actual || similarity(wanted, actual) >= nearEnough;
 }
 
-function selectorChange(miss: SelectorEntryMiss): Change | undefined {
+// The node's key when the pod's is a near miss of it (or the same), else nothing to fix here.
+function nodeKey(miss: SelectorEntryMiss): { key: string; value: string } | undefined {
+  if (miss.actual !== undefined) return { key: miss.key, value: miss.actual };
   const closest = miss.closest;
+  return closest && near(miss.key, closest.key) ? { key: closest.key, value: closest.value } : undefined;
+}
+
+function selectorChange(miss: SelectorEntryMiss): Change | undefined {
+  const node = nodeKey(miss);
   const wanted = miss.wanted[0];
-  if (!closest || wanted === undefined || !near(miss.key, closest.key) || !near(wanted, closest.value)) return undefined;
-  return { kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: miss.key, value: wanted }, to: { key: closest.key, value: closest.value } };
+  if (!node || wanted === undefined) return undefined;
+  const to = { key: node.key, value: near(wanted, node.value) ? node.value : wanted };
+  if (to.key === miss.key && to.value === wanted) return undefined;
+  return { kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: miss.key, value: wanted }, to };
 }
 
 function sameRequirement(r: V1NodeSelectorRequirement, miss: SelectorEntryMiss): boolean {
@@ -27,16 +39,20 @@ function sameRequirement(r: V1NodeSelectorRequirement, miss: SelectorEntryMiss):
 }
 
 function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss): Change | undefined {
-  if (miss.operator !== 'In' || miss.actual === undefined) return undefined;
-  const actual = miss.actual;
-  const from = miss.wanted.filter((v) => near(v, actual)).sort((a, b) => similarity(b, actual) - similarity(a, actual))[0];
-  if (from === undefined) return undefined;
+  if (miss.operator !== 'In' && miss.operator !== 'Exists') return undefined;
+  const node = nodeKey(miss);
+  if (!node) return undefined;
   const expressions = input.ctx.pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[term]?.matchExpressions ?? [];
   const expression = expressions.findIndex((r) => sameRequirement(r, miss));
-  const requirement = expressions[expression];
-  if (!requirement) return undefined;
-  const result = { ...requirement, values: (requirement.values ?? []).map((v) => (v === from ? actual : v)) };
-  return { kind: 'setAffinityValue', cause: 'NodeAffinity', term, expression, key: miss.key, from, to: actual, result };
+  const from = expressions[expression];
+  if (!from) return undefined;
+  // The value the node's is a near miss of, if any, takes the node's spelling.
+  const nearValue = miss.wanted.filter((v) => near(v, node.value)).sort((a, b) => similarity(b, node.value) - similarity(a, node.value))[0];
+  const values = (from.values ?? []).map((v) => (v === nearValue ? node.value : v));
+  const to: V1NodeSelectorRequirement = { ...from, key: node.key, ...(from.values ? { values } : {}) };
+  if (to.key === from.key && values.every((v, i) => v === from.values?.[i])) return undefined;
+  const termAfter = expressions.map((r, i) => (i === expression ? to : r));
+  return { kind: 'setAffinityExpression', cause: 'NodeAffinity', term, expression, from, to, termAfter };
 }
 
 export function proposeSelectorFixes(input: FixInput): Candidate[] {

@@ -20,8 +20,17 @@ export type Change =
   | { kind: 'labelNodes'; cause: 'NodeAffinity'; nodes: string[]; set: Record<string, string>; remove: string[] }
   /** Change one entry of the pod's nodeSelector: its key or its value, to what the nodes carry. */
   | { kind: 'setNodeSelector'; cause: 'NodeAffinity'; from: { key: string; value: string }; to: { key: string; value: string } }
-  /** Change one value of one expression of a required node-affinity term to the nodes' value. */
-  | { kind: 'setAffinityValue'; cause: 'NodeAffinity'; term: number; expression: number; key: string; from: string; to: string; result: V1NodeSelectorRequirement }
+  /** Change the key or a value of one expression of a required node-affinity term to the nodes' spelling. */
+  | {
+      kind: 'setAffinityExpression';
+      cause: 'NodeAffinity';
+      term: number;
+      expression: number;
+      from: V1NodeSelectorRequirement;
+      to: V1NodeSelectorRequirement;
+      /** The term's expressions with the change made. */
+      termAfter: V1NodeSelectorRequirement[];
+    }
   /** Drop expressions of a required node-affinity term (the ones that exclude the nodes). */
   | {
       kind: 'removeAffinityExpressions';
@@ -29,12 +38,11 @@ export type Change =
       term: number;
       expressions: { index: number; requirement: V1NodeSelectorRequirement }[];
       /** The term's expressions that stay. */
-      remaining: V1NodeSelectorRequirement[];
+      termAfter: V1NodeSelectorRequirement[];
     }
   | { kind: 'uncordon'; cause: 'NodeUnschedulable'; node: string }
   /** What preemption would remove from the node: lower-priority pods only. */
   | { kind: 'preempt'; cause: PluginName; node: string; victims: { namespace: string; name: string; priority: number }[] };
-
 
 /** The object whose pod spec a change edits: the top owner's pod template, or the pod itself. */
 export type SpecTarget =
