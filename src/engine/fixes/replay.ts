@@ -20,11 +20,15 @@ export interface Replay {
 export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: readonly Change[], nodes: readonly string[]): Replay {
   const patched = patchedContext(ctx, changes);
   const judgement = judge(rules, patched, new Set(nodes));
+  // A node whose pods were never read (a live read in stages skips nodes that node objects rule
+  // out) looks empty: passing there proves nothing.
+  const podsRead = ctx.snapshot.podsReadOn ? new Set(ctx.snapshot.podsReadOn) : undefined;
   const fits: string[] = [];
   const unproven: string[] = [];
   const blocked: Record<string, PluginName[]> = {};
   for (const node of judgement.nodes) {
-    if (node.verdict === 'fits') fits.push(node.name);
+    if (node.verdict === 'fits' && podsRead && !podsRead.has(node.name)) unproven.push(node.name);
+    else if (node.verdict === 'fits') fits.push(node.name);
     else if (node.verdict === 'unproven') unproven.push(node.name);
     else blocked[node.name] = [...new Set([...(judgement.preFilter.length > 0 ? judgement.preFilter : []), ...node.reasons].map((r) => r.plugin))];
   }

@@ -32,6 +32,16 @@ describe('the replay', () => {
     expect(result.unproven).toEqual(['n']);
   });
 
+  it('does not confirm a node whose pods a live read skipped: it looked empty, not proven empty', () => {
+    const target = pod('p').obj();
+    const snapshot = { ...snapshotOf({ nodes: [node('read').cordon().obj(), node('skipped').cordon().obj()], pods: [target] }), podsReadOn: ['read'] };
+    const ctx = buildContext(snapshot, target);
+    const uncordon = (name: string) => ({ kind: 'uncordon' as const, cause: 'NodeUnschedulable' as const, node: name });
+    const result = replay(ruleSet.rules, ctx, [uncordon('read'), uncordon('skipped')], ['read', 'skipped']);
+    expect(result.fits).toEqual(['read']);
+    expect(result.unproven).toEqual(['skipped']);
+  });
+
   it('leaves the original context untouched', () => {
     const target = pod('p').obj();
     const ctx = buildContext(snapshotOf({ nodes: [node('n').cordon().obj()], pods: [target] }), target);
