@@ -32,6 +32,16 @@ const generators: readonly ((input: FixInput) => Candidate[])[] = [
 ];
 
 const maxFixes = 5;
+/**
+ * Replays are whole filter runs on the nodes a change targets, so a diagnosis makes a bounded
+ * number: the candidates of each kind that target the most nodes, a few per kind.
+ */
+const perKind = 3;
+const perKindSecond = 2;
+
+function propose(input: FixInput, limit: number): Candidate[] {
+  return generators.flatMap((g) => g(input).sort((a, b) => b.nodes.length - a.nodes.length).slice(0, limit));
+}
 
 /** Owners whose pod template a change goes to, and where the template's pod spec is. */
 const templatePaths: Record<string, readonly string[]> = {
@@ -78,7 +88,7 @@ function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidat
   if (Object.keys(alone.blocked).length === 0) return undefined;
   // The change cleared something; look for what still blocks those nodes, in the patched cluster.
   const next: FixInput = { rules, ctx: alone.ctx, judgement: alone.judgement };
-  for (const second of generators.flatMap((g) => g(next))) {
+  for (const second of propose(next, perKindSecond)) {
     const changes = [...candidate.changes, ...second.changes];
     const nodes = second.nodes.filter((n) => candidate.nodes.includes(n));
     const both = replay(rules, ctx, changes, nodes);
@@ -96,7 +106,7 @@ export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, jud
   const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
   const input: FixInput = { rules, ctx, judgement };
   const fixes = new Map<string, Fix>();
-  for (const candidate of generators.flatMap((g) => g(input))) {
+  for (const candidate of propose(input, perKind)) {
     const found = firstConfirmed(rules, ctx, candidate);
     if (!found) continue;
     const key = keyOf(found.changes);
