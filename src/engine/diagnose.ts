@@ -5,6 +5,7 @@ import { compareWithScheduler, schedulerWords } from './agreement.js';
 import { judgedStages, type Diagnosis, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
+import { proposeFixes } from './fixes/index.js';
 import { relevantGaps, withDerivedGaps } from './gaps.js';
 import { judge, type Judgement } from './judge.js';
 import type { RuleSet } from './model.js';
@@ -89,6 +90,8 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
   const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
   if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
   const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
+  // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
+  const fixes = judged && stageDetail.stage !== 'NodeNameSet' ? proposeFixes(plugins.rules, ctx, judgement, summary.owners) : [];
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
     apiVersion: 'whypending/v1',
@@ -108,6 +111,7 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
     // Which lower-priority pod on the nominated node a budget protects is unknown without the
     // budgets: said, though no filter reads them (so the replay is no less complete).
     gaps: budgetsMatter(stageDetail) ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, 'podDisruptionBudgets']) : gaps,
+    fixes,
   };
 }
 
@@ -133,6 +137,7 @@ function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDet
     ownerEvents,
     notes: sourceNotes(snapshot),
     gaps: relevantGaps(snapshot, undefined, [owner], false, []),
+    fixes: [],
   };
 }
 

@@ -8,6 +8,7 @@ import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 import type { AdmissionStory } from './story/admission.js';
 import type { NeverPreempts, PreemptionStory } from './story/preemption.js';
+import type { Fix } from './fixes/index.js';
 
 /** Where the pod is stuck, in the order a pod meets them (README, Stages). */
 export type Stage =
@@ -125,4 +126,6 @@ export interface Diagnosis {
   ownerEvents: ClusterEvent[];
   notes: Note[];
   gaps: Gap[];
+  /** Changes that make the pod fit some node, each confirmed by replaying the filters (fixes/). */
+  fixes: Fix[];
 }

@@ -43,8 +43,11 @@ function verdictOf(reasons: number, preFilter: number, unchecked: number): Verdi
   return unchecked > 0 ? 'unproven' : 'fits';
 }
 
-/** Judges every node with `rules`, given in the scheduler's filter order. */
-export function judge(rules: readonly FilterRule[], ctx: RuleContext): Judgement {
+/**
+ * Judges every node with `rules`, given in the scheduler's filter order. `only`: filter just
+ * these nodes (a replay of a fix); PreFilter still sees every node, as the scheduler's does.
+ */
+export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: ReadonlySet<string>): Judgement {
   const inputs = inputsOf(rules, ctx);
   const notChecked: NotChecked[] = inputs.flatMap(({ rule, gaps, notEvaluated }): NotChecked[] => {
     if (notEvaluated) return [{ plugin: rule.meta.name, cause: 'notModelled', ...notEvaluated }];
@@ -72,7 +75,8 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext): Judgement
     }
   }
 
-  const nodes = ctx.nodes.map((node): NodeVerdict => {
+  const judged = only ? ctx.nodes.filter((node) => only.has(node.name)) : ctx.nodes;
+  const nodes = judged.map((node): NodeVerdict => {
     const reasons: Reason[] = [...(outside.get(node.name) ?? [])];
     const unchecked: PluginName[] = [];
     for (const input of inputs) {

@@ -3,6 +3,7 @@
 // output against it). Fields are only added within a version.
 import type { NotChecked, Note, PodSummary, Stage, StageDetail, Verdict } from '../engine/diagnosis.js';
 import type { LikelyCause, TallyDifference } from '../engine/agreement.js';
+import type { Change, SpecTarget } from '../engine/fixes/index.js';
 import type { PluginName, StatusCode } from '../engine/plugins.js';
 import type { ReasonDetail } from '../engine/reasons.js';
 import type { RequestOrigin } from '../engine/resources/origins.js';
@@ -76,6 +77,28 @@ interface SchedulerV1 {
   likelyCauses: LikelyCause[];
 }
 
+/** A change that makes the pod fit some node, confirmed by replaying the filters with it made. */
+export interface FixV1 {
+  /** The plugin whose failure the (first) change clears. */
+  cause: PluginName;
+  /** What to change and where, in one sentence. */
+  change: string;
+  /** The pod spec fields to set, under the owner's pod template path (or the pod's spec). */
+  yaml?: string;
+  /** kubectl command lines, one per line. */
+  command?: string;
+  /** Nodes the replay finds fit with the change made; never empty. */
+  makesFit: string[];
+  /** Nodes the change targets that the replay cannot call fit for a gap in the input; absent when none. */
+  unproven?: string[];
+  /** Nodes the change targets that still fail, with the plugins that block them; absent when none. */
+  stillBlockedBy?: Record<string, PluginName[]>;
+  /** Whose pod spec the YAML goes into: the top owner's template, or the pod (to recreate). */
+  target?: AsJson<SpecTarget>;
+  /** The changes as data, replayed together. */
+  changes: AsJson<Change>[];
+}
+
 export interface DiagnosisV1 {
   apiVersion: 'whypending/v1';
   kind: 'Diagnosis';
@@ -96,4 +119,6 @@ export interface DiagnosisV1 {
   notes: AsJson<Note>[];
   /** Only the gaps that matter for this pod. */
   gaps: Gap[];
+  /** What would make it fit: each fix replayed through the filters before it is offered. */
+  fixes: FixV1[];
 }

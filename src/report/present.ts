@@ -3,14 +3,16 @@
 // Kubernetes notation where a person reads them. This is what -o json and -o yaml print; its
 // type is the documented contract (contract.ts, schema/diagnosis.v1.json).
 import type { Diagnosis } from '../engine/diagnosis.js';
+import type { Fix } from '../engine/fixes/index.js';
 import type { Reason } from '../engine/model.js';
 import { classifyOps, type AlignedOp } from '../engine/nearmiss/compare.js';
 import type { TextDiff } from '../engine/nearmiss/index.js';
 import { formatResource } from '../engine/quantity/index.js';
 import type { ResourceList } from '../engine/resources/amounts.js';
+import { fixText } from '../messages/fixes.js';
 import { describeReason } from '../messages/reasons.js';
 import { summarySentence } from '../messages/summary.js';
-import type { AsJson, DiagnosisV1, QuantitiesV1, ReasonV1 } from './contract.js';
+import type { AsJson, DiagnosisV1, FixV1, QuantitiesV1, ReasonV1 } from './contract.js';
 
 /** A copy holding what JSON.stringify would write for bigints (decimal strings) and dates. */
 function asJson<T>(value: T): AsJson<T>;
@@ -52,6 +54,21 @@ function presentReason(reason: Reason): ReasonV1 {
 
 function display(list: ResourceList): QuantitiesV1 {
   return Object.fromEntries(Object.entries(list).sort(([a], [b]) => a.localeCompare(b)).map(([r, v]) => [r, formatResource(r, v)]));
+}
+
+function presentFix(fix: Fix): FixV1 {
+  const text = fixText(fix);
+  return {
+    cause: fix.cause,
+    change: text.change,
+    ...(text.yaml !== undefined ? { yaml: text.yaml } : {}),
+    ...(text.command !== undefined ? { command: text.command } : {}),
+    makesFit: fix.makesFit,
+    ...(fix.unproven.length > 0 ? { unproven: fix.unproven } : {}),
+    ...(Object.keys(fix.stillBlockedBy).length > 0 ? { stillBlockedBy: fix.stillBlockedBy } : {}),
+    ...(fix.spec ? { target: asJson(fix.spec) } : {}),
+    changes: fix.changes.map((c) => asJson(c)),
+  };
 }
 
 export function present(d: Diagnosis): DiagnosisV1 {
@@ -100,5 +117,6 @@ export function present(d: Diagnosis): DiagnosisV1 {
     ownerEvents: d.ownerEvents,
     notes: d.notes.map((n) => asJson(n)),
     gaps: d.gaps,
+    fixes: d.fixes.map(presentFix),
   };
 }

@@ -88,6 +88,12 @@ export interface Snapshot {
   gaps: Gap[];
   /** What the source noticed about its input (repeats, conflicting versions). */
   notes?: SourceNote[];
+  /**
+   * Set when the pods bound to nodes were read for these nodes only (a live read in stages reads
+   * the pods of candidate nodes): what runs on any other node is unknown. The verdicts do not
+   * depend on it (those nodes fail on node objects alone), but a replay of a fix there would.
+   */
+  podsReadOn?: string[];
 }
 
 export const collectionNames: readonly CollectionName[] = [

@@ -10,6 +10,7 @@ import type { LikelyCause } from '../../src/engine/agreement.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { filterPluginOrder, ruleSet } from '../../src/plugins.js';
 import type { NotChecked, Note, Stage, Verdict } from '../../src/engine/diagnosis.js';
+import type { Change } from '../../src/engine/fixes/index.js';
 import type { PluginName, StatusCode } from '../../src/engine/plugins.js';
 import type { ReasonKind } from '../../src/engine/reasons.js';
 import type { DiagnosisV1, NodeVerdictV1, ReasonV1 } from '../../src/report/contract.js';
@@ -92,6 +93,17 @@ const likelyCauses = {
   partialData: true,
 } satisfies Record<LikelyCause, true>;
 
+const fixChangeKinds = {
+  tolerateTaint: true,
+  setRequest: true,
+  labelNodes: true,
+  setNodeSelector: true,
+  setAffinityExpression: true,
+  removeAffinityExpressions: true,
+  uncordon: true,
+  preempt: true,
+} satisfies Record<Change['kind'], true>;
+
 const gapCauses = { absentFromDump: true, onlyTarget: true, forbidden: true, error: true } satisfies Record<Gap['cause'], true>;
 const notCheckedCauses = { gap: true, notModelled: true } satisfies Record<NotChecked['cause'], true>;
 const verdicts = { fits: true, fails: true, unproven: true } satisfies Record<Verdict, true>;
@@ -134,6 +146,7 @@ describe('the schema itself', () => {
       ownerEvents: true,
       notes: true,
       gaps: true,
+      fixes: true,
     } satisfies Record<keyof DiagnosisV1, boolean>;
     expect(sorted(Object.keys(props(schema)))).toEqual(sorted(Object.keys(fields)));
     expect(sorted(schema['required'] as string[])).toEqual(sorted(Object.entries(fields).flatMap(([k, required]) => (required ? [k] : []))));
@@ -151,6 +164,7 @@ describe('the schema itself', () => {
     expect(enumOf(props(defs['Note'])['kind'])).toEqual(sorted(Object.keys(noteKinds)));
     expect(enumOf(props(defs['Gap'])['cause'])).toEqual(sorted(Object.keys(gapCauses)));
     expect(enumOf(props(defs['NotChecked'])['cause'])).toEqual(sorted(Object.keys(notCheckedCauses)));
+    expect(enumOf(props(defs['FixChange'])['kind'])).toEqual(sorted(Object.keys(fixChangeKinds)));
   });
 
   it('enumerates every reason kind, each under its own plugin', () => {

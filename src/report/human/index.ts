@@ -6,6 +6,7 @@ import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
 import { escapeTerminal, escapeTerminalKeeping } from '../escape.js';
 import type { Writer } from '../writer.js';
+import { fixLines } from './fixes.js';
 import { gapLines } from './gaps.js';
 import { nearMisses } from './nearMisses.js';
 import { requestLines, shortfallTable } from './resources.js';
@@ -72,6 +73,7 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
     sections.push([`Every node passes the filters; only the failure above stops the pod.`]);
   }
   sections.push(nearMisses(d, colors));
+  sections.push(fixLines(d, colors));
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
   sections.push(requestLines(d, colors));

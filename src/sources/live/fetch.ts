@@ -79,6 +79,8 @@ function isPending(pod: V1Pod): boolean {
 class LiveReader {
   private readonly objects: Collections = emptyCollections();
   private readonly gaps: Gap[] = [];
+  /** The nodes whose pods stage 3 read; unset until it runs (see Snapshot.podsReadOn). */
+  private podsReadOn: string[] | undefined;
   private readonly seen = new Map<CollectionName, Set<string>>();
   private readonly eventQueries = new Set<string>();
   private nodesListed: Promise<void> | undefined;
@@ -92,7 +94,12 @@ class LiveReader {
   ) {}
 
   snapshot(): Snapshot {
-    return { source: { kind: 'live', description: this.config.describe }, objects: this.objects, gaps: this.gaps };
+    return {
+      source: { kind: 'live', description: this.config.describe },
+      objects: this.objects,
+      gaps: this.gaps,
+      ...(this.podsReadOn ? { podsReadOn: this.podsReadOn } : {}),
+    };
   }
 
   async read(query: LiveQuery): Promise<void> {
@@ -453,6 +460,7 @@ class LiveReader {
   private async podsThatMatter(pod: V1Pod): Promise<Set<string> | 'all'> {
     const ns = namespaceOf(pod);
     const { names } = candidateNodes(ruleSet.rules, pod, this.objects.nodes, this.snapshot());
+    this.podsReadOn = names;
     const reads: Promise<unknown>[] = [];
     const exclusive = claimNamesOf(pod).filter((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name)?.spec?.accessModes?.includes('ReadWriteOncePod'));
     if (exclusive.length > 0) {

@@ -159,6 +159,8 @@ describe('pods that can change a verdict', () => {
       '/api/v1/pods?fieldSelector=spec.nodeName=n3,status.phase!=Succeeded,status.phase!=Failed&limit=500',
     ]);
     expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
+    // n1's pods were never read: a fix replayed there cannot be confirmed.
+    expect(snapshot.podsReadOn).toEqual(['n2', 'n3']);
     const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
     if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
     expect(outcome.diagnosis.nodes.map((n) => [n.name, n.reasons[0]?.plugin])).toEqual([
@@ -166,6 +168,7 @@ describe('pods that can change a verdict', () => {
       ['n2', 'NodeResourcesFit'],
       ['n3', 'NodeResourcesFit'],
     ]);
+    expect(outcome.diagnosis.fixes.flatMap((f) => f.makesFit)).not.toContain('n1');
   });
 
   it('above the per-node limit, lists every non-terminal pod once and keeps the candidates', async () => {

@@ -1,0 +1,116 @@
+// What would make the pod fit: candidate changes proposed from the judgement, each replayed
+// through the engine's own filters on a patched copy of the snapshot, and kept only when the
+// replay makes at least one node fit. A change that clears its own cause but leaves its nodes
+// blocked by another plugin is tried once more with a second change for what still blocks
+// them, replayed as one fix; alone it is not offered.
+import type { ObjectRef } from '../events.js';
+import type { Judgement } from '../judge.js';
+import type { FilterRule, RuleContext } from '../model.js';
+import { proposeRelaxedTerms } from './affinity.js';
+import { proposeLabels } from './label.js';
+import { editsPodSpec } from './patch.js';
+import { proposePreemptions } from './preemption.js';
+import { replay, type Replay } from './replay.js';
+import { proposeRequests } from './request.js';
+import { proposeSelectorFixes } from './selector.js';
+import { proposeTolerations } from './toleration.js';
+import type { Candidate, Change, Fix, FixInput, SpecTarget } from './types.js';
+import { proposeUncordons } from './uncordon.js';
+
+export { editsPodSpec } from './patch.js';
+export type { Change, Fix, RequestPlace, SpecTarget } from './types.js';
+
+/** In the order they are offered when they free as many nodes: pod-side fixes of a mistake first. */
+const generators: readonly ((input: FixInput) => Candidate[])[] = [
+  proposeTolerations,
+  proposeSelectorFixes,
+  proposeLabels,
+  proposeRelaxedTerms,
+  proposeRequests,
+  proposeUncordons,
+  proposePreemptions,
+];
+
+const maxFixes = 5;
+/**
+ * Replays are whole filter runs on the nodes a change targets, so a diagnosis makes a bounded
+ * number: the candidates of each kind that target the most nodes, a few per kind.
+ */
+const perKind = 3;
+const perKindSecond = 2;
+
+function propose(input: FixInput, limit: number): Candidate[] {
+  return generators.flatMap((g) => g(input).sort((a, b) => b.nodes.length - a.nodes.length).slice(0, limit));
+}
+
+/** Owners whose pod template a change goes to, and where the template's pod spec is. */
+const templatePaths: Record<string, readonly string[]> = {
+  Deployment: ['spec', 'template', 'spec'],
+  StatefulSet: ['spec', 'template', 'spec'],
+  DaemonSet: ['spec', 'template', 'spec'],
+  ReplicaSet: ['spec', 'template', 'spec'],
+  Job: ['spec', 'template', 'spec'],
+  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+};
+
+/** The top owner of an unbroken chain of known controllers (a ReplicaSet's Deployment), else the pod. */
+export function specTarget(pod: { namespace: string; name: string }, owners: readonly ObjectRef[]): SpecTarget {
+  let top: ObjectRef | undefined;
+  for (const owner of owners) {
+    if (!Object.hasOwn(templatePaths, owner.kind)) break;
+    top = owner;
+  }
+  const path = top ? templatePaths[top.kind] : undefined;
+  return top && path ? { kind: 'template', owner: top, path } : { kind: 'pod', pod };
+}
+
+function keyOf(changes: readonly Change[]): string {
+  return changes
+    .map((c) => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+    .sort()
+    .join('|');
+}
+
+function confirmed(changes: Change[], result: Replay, spec: SpecTarget): Fix {
+  return {
+    cause: changes[0]?.cause ?? 'NodeResourcesFit',
+    changes,
+    ...(changes.some(editsPodSpec) ? { spec } : {}),
+    makesFit: result.fits,
+    unproven: result.unproven,
+    stillBlockedBy: result.blocked,
+  };
+}
+
+function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate): { changes: Change[]; result: Replay } | undefined {
+  const alone = replay(rules, ctx, candidate.changes, candidate.nodes);
+  if (alone.fits.length > 0) return { changes: candidate.changes, result: alone };
+  if (Object.keys(alone.blocked).length === 0) return undefined;
+  // The change cleared something; look for what still blocks those nodes, in the patched cluster.
+  const next: FixInput = { rules, ctx: alone.ctx, judgement: alone.judgement };
+  for (const second of propose(next, perKindSecond)) {
+    const changes = [...candidate.changes, ...second.changes];
+    const nodes = second.nodes.filter((n) => candidate.nodes.includes(n));
+    const both = replay(rules, ctx, changes, nodes);
+    if (both.fits.length > 0) return { changes, result: both };
+  }
+  return undefined;
+}
+
+/**
+ * The confirmed fixes for a pod judged unschedulable, at most a handful, those that free the
+ * most nodes first. None when a node already fits or a PreFilter failure stops the pod.
+ */
+export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[]): Fix[] {
+  if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return [];
+  const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
+  const input: FixInput = { rules, ctx, judgement };
+  const fixes = new Map<string, Fix>();
+  for (const candidate of propose(input, perKind)) {
+    const found = firstConfirmed(rules, ctx, candidate);
+    if (!found) continue;
+    const key = keyOf(found.changes);
+    if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec));
+  }
+  return [...fixes.values()].sort((a, b) => b.makesFit.length - a.makesFit.length || a.changes.length - b.changes.length).slice(0, maxFixes);
+}

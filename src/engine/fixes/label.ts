@@ -1,0 +1,89 @@
+// Label the nodes: on nodes that pass every other filter, the labels the pod's nodeSelector and
+// one of its required node-affinity terms ask for (`kubectl label node ... --overwrite`), and
+// the removal of labels a NotIn or DoesNotExist expression forbids. Gt/Lt and matchFields are
+// not proposed: no label value is "the" answer there.
+import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
+import type { NodeFacts } from '../model.js';
+import { matchesNodeRequirement } from '../match/nodeSelector.js';
+import { isLabelKey, isLabelValue } from './labelSyntax.js';
+import { failingOnlyOn } from './nodes.js';
+import { near } from './selector.js';
+import type { Candidate, Change, FixInput } from './types.js';
+
+interface Labelling {
+  set: Record<string, string>;
+  remove: string[];
+}
+
+function satisfy(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, into: Labelling): boolean {
+  if (matchesNodeRequirement(requirement, labels)) return true;
+  if (!isLabelKey(requirement.key) || labelNearMiss(requirement, labels)) return false;
+  switch (requirement.operator) {
+    case 'In': {
+      const value = requirement.values?.[0];
+      if (value === undefined || !isLabelValue(value)) return false;
+      into.set[requirement.key] = value;
+      return true;
+    }
+    case 'Exists':
+      into.set[requirement.key] = '';
+      return true;
+    case 'NotIn':
+    case 'DoesNotExist':
+      into.remove.push(requirement.key);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The node spells this key, or a near miss of it, its own way: the fix is the pod's selector
+// (selector.ts), not relabelling a node that other workloads may select as it is.
+function labelNearMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>): boolean {
+  const actual = Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined;
+  if (actual !== undefined) return requirement.operator === 'In' && (requirement.values ?? []).some((v) => v !== actual && near(v, actual));
+  return Object.keys(labels).some((k) => near(k, requirement.key));
+}
+
+function termLabelling(term: V1NodeSelectorTerm, labels: Record<string, string>, base: Labelling): Labelling | undefined {
+  if ((term.matchFields ?? []).length > 0 || (term.matchExpressions ?? []).length === 0) return undefined;
+  const out: Labelling = { set: { ...base.set }, remove: [...base.remove] };
+  return (term.matchExpressions ?? []).every((r) => satisfy(r, labels, out)) ? out : undefined;
+}
+
+function size(l: Labelling): number {
+  return Object.keys(l.set).length + l.remove.length;
+}
+
+function labellingFor(input: FixInput, node: NodeFacts): Labelling | undefined {
+  const spec = input.ctx.pod.pod.spec;
+  const base: Labelling = { set: {}, remove: [] };
+  for (const [key, value] of Object.entries(spec?.nodeSelector ?? {})) satisfy({ key, operator: 'In', values: [value] }, node.labels, base);
+  const terms = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!terms) return base;
+  // The term that needs the fewest labels changed on this node.
+  const options = terms.map((t) => termLabelling(t, node.labels, base)).filter((l): l is Labelling => l !== undefined);
+  return options.sort((a, b) => size(a) - size(b))[0];
+}
+
+export function proposeLabels(input: FixInput): Candidate[] {
+  const byLabelling = new Map<string, { labelling: Labelling; nodes: string[] }>();
+  for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
+    // A PreFilter narrowing by node name is not a label.
+    if (verdict.reasons.some((r) => r.detail.kind === 'outsidePreFilterNodes')) continue;
+    const node = input.ctx.nodes.find((n) => n.name === verdict.name);
+    const labelling = node ? labellingFor(input, node) : undefined;
+    if (!labelling || size(labelling) === 0) continue;
+    const key = JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]);
+    const known = byLabelling.get(key);
+    if (known) known.nodes.push(verdict.name);
+    else byLabelling.set(key, { labelling, nodes: [verdict.name] });
+  }
+  return [...byLabelling.values()]
+    .sort((a, b) => b.nodes.length - a.nodes.length)
+    .slice(0, 2)
+    .map(({ labelling, nodes }): Candidate => {
+      const change: Change = { kind: 'labelNodes', cause: 'NodeAffinity', nodes, set: labelling.set, remove: [...new Set(labelling.remove)] };
+      return { changes: [change], nodes };
+    });
+}

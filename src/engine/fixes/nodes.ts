@@ -1,0 +1,15 @@
+// Which nodes a generator looks at: those the judgement proves to fail (never one whose
+// verdict rests on a gap), and of those, the ones a given plugin alone rejects.
+import type { NodeVerdict } from '../diagnosis.js';
+import type { Judgement } from '../judge.js';
+import type { PluginName } from '../plugins.js';
+
+export function failing(judgement: Judgement): NodeVerdict[] {
+  if (judgement.preFilter.length > 0) return [];
+  return judgement.nodes.filter((n) => n.verdict === 'fails' && n.unchecked.length === 0);
+}
+
+/** Failing nodes whose every reason is one of `plugins`: the ones a change of that kind alone could free. */
+export function failingOnlyOn(judgement: Judgement, ...plugins: PluginName[]): NodeVerdict[] {
+  return failing(judgement).filter((n) => n.reasons.every((r) => plugins.includes(r.plugin)));
+}

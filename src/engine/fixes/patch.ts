@@ -1,0 +1,138 @@
+// Applies changes to a copy of the rule context: the pod's spec for what the pod (or its
+// template) would say, node objects for labels and cordons, the bound pods for preemption.
+// The copy is built the way buildContext builds the original, so the replay reads it exactly
+// as the diagnosis read the cluster.
+import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
+import { nodeFacts, podFacts, podKey } from '../facts.js';
+import type { RuleContext } from '../model.js';
+import { formatResource } from '../quantity/index.js';
+import type { Change } from './types.js';
+
+const unschedulableTaintKey = 'node.kubernetes.io/unschedulable';
+
+function containerOf(pod: V1Pod, list: 'containers' | 'initContainers', name: string): V1Container | undefined {
+  return (pod.spec?.[list] ?? []).find((c) => c.name === name);
+}
+
+function patchPod(pod: V1Pod, change: Change): void {
+  const spec = (pod.spec ??= { containers: [] });
+  switch (change.kind) {
+    case 'tolerateTaint': {
+      const tolerations = (spec.tolerations ??= []);
+      if (change.replaces) tolerations[change.replaces.index] = change.toleration;
+      else tolerations.push(change.toleration);
+      return;
+    }
+    case 'setRequest': {
+      const quantity = formatResource(change.resource, change.to);
+      if (change.place.in === 'pod') {
+        const resources = (spec.resources ??= {});
+        resources.requests = { ...resources.requests, [change.resource]: quantity };
+        return;
+      }
+      const container = containerOf(pod, change.place.in, change.place.container);
+      if (!container) return;
+      const resources = (container.resources ??= {});
+      resources.requests = { ...resources.requests, [change.resource]: quantity };
+      return;
+    }
+    case 'setNodeSelector': {
+      const selector = { ...spec.nodeSelector };
+      delete selector[change.from.key];
+      selector[change.to.key] = change.to.value;
+      spec.nodeSelector = selector;
+      return;
+    }
+    case 'setAffinityExpression': {
+      const expressions = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[change.term]?.matchExpressions;
+      if (expressions && expressions[change.expression]) expressions[change.expression] = change.to;
+      return;
+    }
+    case 'removeAffinityExpressions': {
+      const term = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[change.term];
+      if (!term) return;
+      const drop = new Set(change.expressions.map((e) => e.index));
+      term.matchExpressions = (term.matchExpressions ?? []).filter((_, index) => !drop.has(index));
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function patchNode(node: V1Node, change: Change): void {
+  const name = node.metadata?.name ?? '';
+  switch (change.kind) {
+    case 'labelNodes': {
+      if (!change.nodes.includes(name)) return;
+      const metadata = (node.metadata ??= {});
+      const labels = { ...metadata.labels, ...change.set };
+      for (const key of change.remove) delete labels[key];
+      metadata.labels = labels;
+      return;
+    }
+    case 'uncordon': {
+      if (change.node !== name) return;
+      // `kubectl uncordon` clears spec.unschedulable; the node lifecycle controller then removes
+      // the taint it keeps in step with it (TaintNodesByCondition).
+      const spec = (node.spec ??= {});
+      spec.unschedulable = false;
+      spec.taints = (spec.taints ?? []).filter((t) => !(t.key === unschedulableTaintKey && t.effect === 'NoSchedule'));
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+const podChanges = new Set<Change['kind']>(['tolerateTaint', 'setRequest', 'setNodeSelector', 'setAffinityExpression', 'removeAffinityExpressions']);
+
+export function editsPodSpec(change: Change): boolean {
+  return podChanges.has(change.kind);
+}
+
+function nodesTouched(change: Change): string[] {
+  if (change.kind === 'labelNodes') return change.nodes;
+  if (change.kind === 'uncordon') return [change.node];
+  return [];
+}
+
+/** A copy of `pod` with the changes to its spec made (the same object when there are none). */
+export function podWith(pod: V1Pod, changes: readonly Change[]): V1Pod {
+  if (!changes.some(editsPodSpec)) return pod;
+  const copy = structuredClone(pod);
+  for (const change of changes) patchPod(copy, change);
+  return copy;
+}
+
+/** The rule context as it would be with `changes` made; the original is left untouched. */
+export function patchedContext(ctx: RuleContext, changes: readonly Change[]): RuleContext {
+  const pod = podWith(ctx.pod.pod, changes);
+  const touched = new Set(changes.flatMap(nodesTouched));
+  const patchedNodes = new Map<string, V1Node>();
+  for (const node of ctx.snapshot.objects.nodes) {
+    const name = node.metadata?.name ?? '';
+    if (!touched.has(name)) continue;
+    const copy = structuredClone(node);
+    for (const change of changes) patchNode(copy, change);
+    patchedNodes.set(name, copy);
+  }
+  const removed = new Set(changes.flatMap((c) => (c.kind === 'preempt' ? c.victims.map((v) => `${v.namespace}/${v.name}`) : [])));
+  const targetKey = podKey(ctx.pod.pod);
+  const objects = ctx.snapshot.objects;
+  const snapshot = {
+    ...ctx.snapshot,
+    objects: {
+      ...objects,
+      nodes: objects.nodes.map((n) => patchedNodes.get(n.metadata?.name ?? '') ?? n),
+      pods: objects.pods.filter((p) => !removed.has(podKey(p))).map((p) => (podKey(p) === targetKey ? pod : p)),
+    },
+  };
+  const nodes = ctx.nodes.map((facts) => {
+    const patched = patchedNodes.get(facts.name);
+    const loses = facts.pods.some((p) => removed.has(podKey(p)));
+    if (!patched && !loses) return facts;
+    return nodeFacts(patched ?? facts.node, facts.pods.filter((p) => !removed.has(podKey(p))));
+  });
+  return { snapshot, pod: pod === ctx.pod.pod ? ctx.pod : podFacts(pod), nodes };
+}

@@ -1,0 +1,63 @@
+// What preemption would remove, as DefaultPreemption's SelectVictimsOnNode picks it
+// (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go): only on nodes
+// whose every failure preemption might resolve (code Unschedulable), and only when the pod may
+// preempt (preemptionPolicy is not Never). Every pod of lower priority is removed and the node
+// replayed; if the pod then fits, the victims are reprieved one by one, most important first
+// (higher priority, then the earlier start), keeping each whose return still lets the pod fit.
+// Pods whose removal would violate a PodDisruptionBudget are reprieved first, then the others
+// (filterPodsWithPDBViolation); without the budgets in the input that order is unknown, and
+// the fix says the scheduler may pick other victims.
+import type { V1Pod } from '@kubernetes/client-node';
+import { podKey } from '../facts.js';
+import { toTime } from '../../snapshot/types.js';
+import { violatingPods, type BudgetRef } from '../story/preemption.js';
+import { failing } from './nodes.js';
+import { replay } from './replay.js';
+import type { Candidate, Change, FixInput } from './types.js';
+
+/** Nodes with more lower-priority pods than this are not replayed pod by pod (cost). */
+const maxVictimsReplayed = 24;
+const maxNodes = 3;
+
+function priorityOf(pod: V1Pod): number {
+  return pod.spec?.priority ?? 0;
+}
+
+// MoreImportantPod: higher priority first, then the one that started earlier.
+function moreImportantFirst(a: V1Pod, b: V1Pod): number {
+  const byPriority = priorityOf(b) - priorityOf(a);
+  if (byPriority !== 0) return byPriority;
+  return (toTime(a.status?.startTime) ?? Number.MAX_SAFE_INTEGER) - (toTime(b.status?.startTime) ?? Number.MAX_SAFE_INTEGER);
+}
+
+function victim(pod: V1Pod, budgets: ReadonlyMap<string, BudgetRef[]>): { namespace: string; name: string; priority: number; budgets?: string[] } {
+  const violated = budgets.get(podKey(pod))?.map((b) => b.name);
+  return { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', priority: priorityOf(pod), ...(violated ? { budgets: violated } : {}) };
+}
+
+export function proposePreemptions({ rules, ctx, judgement }: FixInput): Candidate[] {
+  const pod = ctx.pod.pod;
+  if (pod.spec?.preemptionPolicy === 'Never') return [];
+  const priority = priorityOf(pod);
+  const budgetsKnown = !ctx.snapshot.gaps.some((g) => g.collection === 'podDisruptionBudgets');
+  const out: Candidate[] = [];
+  for (const verdict of failing(judgement)) {
+    if (out.length >= maxNodes) break;
+    if (!verdict.reasons.every((r) => r.code === 'Unschedulable')) continue;
+    const node = ctx.nodes.find((n) => n.name === verdict.name);
+    const lower = (node?.pods ?? []).filter((p) => priorityOf(p) < priority).sort(moreImportantFirst);
+    if (!node || lower.length === 0 || lower.length > maxVictimsReplayed) continue;
+    const violating = violatingPods(lower, ctx.snapshot.objects.podDisruptionBudgets);
+    const potential = [...lower.filter((p) => violating.has(podKey(p))), ...lower.filter((p) => !violating.has(podKey(p)))];
+    const cause = verdict.reasons[0]?.plugin ?? 'NodeResourcesFit';
+    const asChange = (pods: V1Pod[]): Change => ({ kind: 'preempt', cause, node: node.name, victims: pods.map((p) => victim(p, violating)), budgetsKnown });
+    if (replay(rules, ctx, [asChange(potential)], [node.name]).fits.length === 0) continue;
+    let victims = [...potential];
+    for (const candidate of potential) {
+      const without = victims.filter((p) => podKey(p) !== podKey(candidate));
+      if (replay(rules, ctx, [asChange(without)], [node.name]).fits.length > 0) victims = without;
+    }
+    out.push({ changes: [asChange(victims)], nodes: [node.name] });
+  }
+  return out;
+}

@@ -1,0 +1,36 @@
+// The replay: the engine's own judge, on a patched copy of the context, for the nodes a change
+// targets only. A node is made to fit only when its verdict becomes `fits`; `unproven` (a gap
+// in the input) is reported apart and never counted.
+import { judge, type Judgement } from '../judge.js';
+import type { FilterRule, RuleContext } from '../model.js';
+import type { PluginName } from '../plugins.js';
+import { patchedContext } from './patch.js';
+import type { Change } from './types.js';
+
+export interface Replay {
+  fits: string[];
+  unproven: string[];
+  /** Nodes that still fail, with their plugins in filter order. */
+  blocked: Record<string, PluginName[]>;
+  /** The patched context and its judgement, to look for a second change. */
+  ctx: RuleContext;
+  judgement: Judgement;
+}
+
+export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: readonly Change[], nodes: readonly string[]): Replay {
+  const patched = patchedContext(ctx, changes);
+  const judgement = judge(rules, patched, new Set(nodes));
+  // A node whose pods were never read (a live read in stages skips nodes that node objects rule
+  // out) looks empty: passing there proves nothing.
+  const podsRead = ctx.snapshot.podsReadOn ? new Set(ctx.snapshot.podsReadOn) : undefined;
+  const fits: string[] = [];
+  const unproven: string[] = [];
+  const blocked: Record<string, PluginName[]> = {};
+  for (const node of judgement.nodes) {
+    if (node.verdict === 'fits' && podsRead && !podsRead.has(node.name)) unproven.push(node.name);
+    else if (node.verdict === 'fits') fits.push(node.name);
+    else if (node.verdict === 'unproven') unproven.push(node.name);
+    else blocked[node.name] = [...new Set([...(judgement.preFilter.length > 0 ? judgement.preFilter : []), ...node.reasons].map((r) => r.plugin))];
+  }
+  return { fits, unproven, blocked, ctx: patched, judgement };
+}

@@ -1,0 +1,90 @@
+// Lower a request to the largest free slot among nodes that fail on resources alone. The
+// scheduler compares the pod's effective request (containers plus sidecars, or the largest
+// init container with the sidecars before it, pod-level requests, plus overhead:
+// resources/requests.ts), so the change goes to the part that dominates that sum, and the sum
+// is computed again after each change until it fits the slot (or nothing can be lowered).
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { InsufficientResourceDetail } from '../rules/NodeResourcesFit.js';
+import { toResourceList } from '../resources/amounts.js';
+import { podRequests } from '../resources/requests.js';
+import { failingOnlyOn } from './nodes.js';
+import { podWith } from './patch.js';
+import type { Candidate, Change, FixInput, RequestPlace } from './types.js';
+
+/** Requests a person can lower in the pod spec; pods, storage and extended resources are not proposed. */
+const adjustable = new Set(['cpu', 'memory']);
+
+type SetRequest = Extract<Change, { kind: 'setRequest' }>;
+
+function ownRequest(container: V1Container, resource: string): bigint {
+  const requests = toResourceList(container.resources?.requests);
+  return requests[resource] ?? toResourceList(container.resources?.limits)[resource] ?? 0n;
+}
+
+function largest(containers: readonly V1Container[], resource: string): { container: V1Container; amount: bigint } | undefined {
+  let best: { container: V1Container; amount: bigint } | undefined;
+  for (const container of containers) {
+    const amount = ownRequest(container, resource);
+    if (amount > 0n && (!best || amount > best.amount)) best = { container, amount };
+  }
+  return best;
+}
+
+// The one request whose lowering lowers the effective request: pod-level when set; else the
+// regular containers and sidecars, or the ordinary init containers when their peak is larger.
+function dominantChange(pod: V1Pod, resource: string, cut: bigint): SetRequest | undefined {
+  const parts = podRequests(pod).parts;
+  const make = (place: RequestPlace, from: bigint): SetRequest | undefined =>
+    from - cut > 0n ? { kind: 'setRequest', cause: 'NodeResourcesFit', place, resource, from, to: from - cut } : undefined;
+  const podLevel = parts.podLevel[resource];
+  if (podLevel !== undefined) return make({ in: 'pod' }, podLevel);
+  const running = (parts.containers[resource] ?? 0n) + (parts.sidecars[resource] ?? 0n);
+  const spec = pod.spec;
+  if (running >= (parts.initPeak[resource] ?? 0n)) {
+    const regular = largest(spec?.containers ?? [], resource);
+    const sidecar = largest((spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), resource);
+    if (sidecar && (!regular || sidecar.amount > regular.amount)) return make({ in: 'initContainers', container: sidecar.container.name }, sidecar.amount);
+    return regular ? make({ in: 'containers', container: regular.container.name }, regular.amount) : undefined;
+  }
+  const init = largest((spec?.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always'), resource);
+  return init ? make({ in: 'initContainers', container: init.container.name }, init.amount) : undefined;
+}
+
+function samePlace(a: RequestPlace, b: RequestPlace): boolean {
+  return a.in === b.in && (a.in === 'pod' || (b.in !== 'pod' && a.container === b.container));
+}
+
+/** The request changes that bring the pod's effective request of each resource down to `slot`. */
+export function requestChanges(pod: V1Pod, slot: Record<string, bigint>): SetRequest[] | undefined {
+  const changes: SetRequest[] = [];
+  let current = pod;
+  for (const [resource, target] of Object.entries(slot)) {
+    for (let step = 0; ; step++) {
+      const total = podRequests(current).total[resource] ?? 0n;
+      if (total <= target) break;
+      const change = step < 4 ? dominantChange(current, resource, total - target) : undefined;
+      if (!change) return undefined;
+      current = podWith(current, [change]);
+      const earlier = changes.findIndex((c) => c.resource === resource && samePlace(c.place, change.place));
+      if (earlier === -1) changes.push(change);
+      else changes[earlier] = { ...change, from: changes[earlier]?.from ?? change.from };
+    }
+  }
+  return changes;
+}
+
+export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
+  const nodes = failingOnlyOn(judgement, 'NodeResourcesFit');
+  const slots = nodes.flatMap((node) => {
+    const short = node.reasons.map((r) => r.detail).filter((d): d is InsufficientResourceDetail => d.kind === 'insufficientResource');
+    if (short.length === 0 || short.some((d) => !adjustable.has(d.resource) || d.free <= 0n)) return [];
+    // How much of the request would go, relative to the request: the smallest cut is the largest slot.
+    const cut = short.reduce((total, d) => total + Number((d.short * 1_000_000n) / d.requested), 0);
+    return [{ node: node.name, cut, slot: Object.fromEntries(short.map((d) => [d.resource, d.free])) }];
+  });
+  const best = slots.sort((a, b) => a.cut - b.cut || a.node.localeCompare(b.node))[0];
+  if (!best) return [];
+  const changes = requestChanges(ctx.pod.pod, best.slot);
+  if (!changes || changes.length === 0) return [];
+  return [{ changes, nodes: nodes.map((n) => n.name) }];
+}

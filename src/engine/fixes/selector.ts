@@ -1,0 +1,86 @@
+// Fix the pod's selector where it nearly names what the nodes carry: a nodeSelector entry, or
+// a value of a required node-affinity expression, whose key or value differs from a node's
+// label by a typo or a letter case. The change takes the node's spelling; the replay says
+// which nodes that frees.
+import type { V1NodeSelectorRequirement } from '@kubernetes/client-node';
+import { similarity } from '../nearmiss/index.js';
+import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
+import { failingOnlyOn } from './nodes.js';
+import type { Candidate, Change, FixInput } from './types.js';
+
+/**
+ * Close enough to be the same word mistyped, not another word: a difference of letter case,
+ * spaces or look-alikes always; one typo in four characters at most ("gpu" is not "cpu").
+ */
+const nearEnough = 0.75;
+
+export function near(wanted: string, actual: string): boolean {
+  return wanted === actual || similarity(wanted, actual) >= nearEnough;
+}
+
+// The node's key when the pod's is a near miss of it (or the same), else nothing to fix here.
+function nodeKey(miss: SelectorEntryMiss): { key: string; value: string } | undefined {
+  if (miss.actual !== undefined) return { key: miss.key, value: miss.actual };
+  const closest = miss.closest;
+  return closest && near(miss.key, closest.key) ? { key: closest.key, value: closest.value } : undefined;
+}
+
+function selectorChange(miss: SelectorEntryMiss): Change | undefined {
+  const node = nodeKey(miss);
+  const wanted = miss.wanted[0];
+  if (!node || wanted === undefined) return undefined;
+  const to = { key: node.key, value: near(wanted, node.value) ? node.value : wanted };
+  if (to.key === miss.key && to.value === wanted) return undefined;
+  return { kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: miss.key, value: wanted }, to };
+}
+
+function sameRequirement(r: V1NodeSelectorRequirement, miss: SelectorEntryMiss): boolean {
+  return r.key === miss.key && r.operator === miss.operator && (r.values ?? []).join('\u0000') === miss.wanted.join('\u0000');
+}
+
+function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss): Change | undefined {
+  if (miss.operator !== 'In' && miss.operator !== 'Exists') return undefined;
+  const node = nodeKey(miss);
+  if (!node) return undefined;
+  const expressions = input.ctx.pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[term]?.matchExpressions ?? [];
+  const expression = expressions.findIndex((r) => sameRequirement(r, miss));
+  const from = expressions[expression];
+  if (!from) return undefined;
+  // The value the node's is a near miss of, if any, takes the node's spelling.
+  const nearValue = miss.wanted.filter((v) => near(v, node.value)).sort((a, b) => similarity(b, node.value) - similarity(a, node.value))[0];
+  const values = (from.values ?? []).map((v) => (v === nearValue ? node.value : v));
+  const to: V1NodeSelectorRequirement = { ...from, key: node.key, ...(from.values ? { values } : {}) };
+  if (to.key === from.key && values.every((v, i) => v === from.values?.[i])) return undefined;
+  const termAfter = expressions.map((r, i) => (i === expression ? to : r));
+  return { kind: 'setAffinityExpression', cause: 'NodeAffinity', term, expression, from, to, termAfter };
+}
+
+export function proposeSelectorFixes(input: FixInput): Candidate[] {
+  const byChange = new Map<string, Candidate>();
+  for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
+    const changes: Change[] = [];
+    for (const reason of node.reasons) {
+      const detail = reason.detail;
+      if (detail.kind === 'nodeSelectorMismatch') {
+        for (const miss of detail.misses) {
+          const change = selectorChange(miss);
+          if (change) changes.push(change);
+        }
+      }
+      if (detail.kind === 'requiredAffinityMismatch') {
+        // One term that this node nearly meets is enough: terms are ORed.
+        const term = detail.terms.find((t) => t.misses.every((m) => affinityChange(input, t.index, m)));
+        for (const miss of term?.misses ?? []) {
+          const change = term ? affinityChange(input, term.index, miss) : undefined;
+          if (change) changes.push(change);
+        }
+      }
+    }
+    if (changes.length === 0) continue;
+    const key = JSON.stringify(changes);
+    const known = byChange.get(key);
+    if (known) known.nodes.push(node.name);
+    else byChange.set(key, { changes, nodes: [node.name] });
+  }
+  return [...byChange.values()];
+}

@@ -1,0 +1,218 @@
+// The words of a fix (src/engine/fixes/): one sentence saying what to change and where, the
+// YAML to put in the pod template (or the pod) for changes to the pod's spec, and the kubectl
+// command for changes made with one (labels, uncordon, deleting the victims preemption picks,
+// a container's request). Cluster strings go in as they are; the human reporter escapes them.
+import type { V1NodeSelectorRequirement, V1Toleration } from '@kubernetes/client-node';
+import { Document } from 'yaml';
+import { editsPodSpec, type Change, type Fix, type RequestPlace, type SpecTarget } from '../engine/fixes/index.js';
+import { formatRequirement } from '../engine/match/nodeSelector.js';
+import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
+import { describeCodePoint } from '../engine/nearmiss/index.js';
+import { list, plural, quantity } from './format.js';
+
+export interface FixText {
+  change: string;
+  yaml?: string;
+  command?: string;
+}
+
+/**
+ * A cluster string as the sentence shows it: a character that would not show (a non-breaking
+ * or zero-width space) as ⟨U+00A0⟩, and the whole quoted when it has one or starts or ends
+ * with a space, so that the difference the fix makes can be seen.
+ */
+function shown(text: string): string {
+  let odd = text !== text.trim();
+  const out = [...text].map((char) => {
+    if (char === ' ') return char;
+    const info = describeCodePoint(char);
+    if (info.visible) return char;
+    odd = true;
+    return `⟨${info.codePoint}⟩`;
+  });
+  return odd ? `"${out.join('')}"` : text;
+}
+
+function placeText(place: RequestPlace): string {
+  if (place.in === 'pod') return 'the pod-level';
+  return `${place.in === 'initContainers' ? 'init container' : 'container'} ${place.container}'s`;
+}
+
+function nodesText(nodes: readonly string[]): string {
+  return nodes.length === 1 ? `node ${nodes[0] ?? ''}` : `${nodes.length} nodes (${list(nodes.slice(0, 3).concat(nodes.length > 3 ? [`${nodes.length - 3} more`] : []))})`;
+}
+
+function labelsText(change: Extract<Change, { kind: 'labelNodes' }>): string {
+  const set = Object.entries(change.set).map(([k, v]) => `${k}=${v}`);
+  const parts = [...(set.length > 0 ? [`label ${nodesText(change.nodes)} ${list(set)}`] : []), ...(change.remove.length > 0 ? [`remove label ${list(change.remove)} from ${nodesText(change.nodes)}`] : [])];
+  return parts.join(' and ');
+}
+
+function changeText(change: Change): string {
+  switch (change.kind) {
+    case 'tolerateTaint':
+      return change.replaces
+        ? `replace toleration #${change.replaces.index + 1} (${shown(formatToleration(change.replaces.toleration))}) with one copied from the taint ${shown(formatTaint(change.taint))}`
+        : `tolerate the taint ${shown(formatTaint(change.taint))}`;
+    case 'setRequest': {
+      const by = quantity(change.resource, change.from - change.to);
+      return `lower ${placeText(change.place)} ${change.resource} request from ${quantity(change.resource, change.from)} to ${quantity(change.resource, change.to)} (by ${by})`;
+    }
+    case 'setNodeSelector':
+      return `change nodeSelector ${shown(`${change.from.key}=${change.from.value}`)} to ${shown(`${change.to.key}=${change.to.value}`)}, as the nodes spell it`;
+    case 'setAffinityExpression':
+      return `in required node-affinity term ${change.term + 1}, change ${shown(formatRequirement(change.from))} to ${shown(formatRequirement(change.to))}, as the nodes spell it`;
+    case 'removeAffinityExpressions':
+      return `drop ${list(change.expressions.map((e) => shown(formatRequirement(e.requirement))))} from required node-affinity term ${change.term + 1}`;
+    case 'labelNodes':
+      return labelsText(change);
+    case 'uncordon':
+      return `uncordon node ${change.node}`;
+    case 'preempt': {
+      const victims = change.victims.map((v) => `${v.namespace}/${v.name} (priority ${v.priority}${v.budgets ? `, against PodDisruptionBudget ${list(v.budgets)}` : ''})`);
+      return `let preemption remove ${plural(change.victims.length, 'lower-priority pod')} from node ${change.node}: ${list(victims)}`;
+    }
+  }
+}
+
+function whereText(spec: SpecTarget | undefined): string {
+  if (!spec) return '';
+  if (spec.kind === 'template') return ` (in the pod template of ${spec.owner.kind} ${spec.owner.name})`;
+  return ' (the pod has no controller: delete it and create it again with the change)';
+}
+
+function caps(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// ---- YAML: the pod spec fields the change sets, under the template's path ----
+
+function tolerationYaml(toleration: V1Toleration): Record<string, string> {
+  // In this order: the way `kubectl explain` and most manifests write a toleration.
+  const out: Record<string, string> = {};
+  if (toleration.key !== undefined) out['key'] = toleration.key;
+  if (toleration.operator !== undefined) out['operator'] = toleration.operator;
+  if (toleration.value !== undefined) out['value'] = toleration.value;
+  if (toleration.effect !== undefined) out['effect'] = toleration.effect;
+  return out;
+}
+
+function requirementYaml(r: V1NodeSelectorRequirement): Record<string, unknown> {
+  return { key: r.key, operator: r.operator, ...(r.values && r.values.length > 0 ? { values: r.values } : {}) };
+}
+
+function podSpecFields(changes: readonly Change[]): Record<string, unknown> | undefined {
+  const spec: Record<string, unknown> = {};
+  const containers = new Map<string, { in: string; requests: Record<string, string> }>();
+  for (const change of changes) {
+    switch (change.kind) {
+      case 'tolerateTaint':
+        spec['tolerations'] = [...((spec['tolerations'] as unknown[] | undefined) ?? []), tolerationYaml(change.toleration)];
+        break;
+      case 'setRequest': {
+        const amount = quantity(change.resource, change.to);
+        if (change.place.in === 'pod') {
+          const requests = ((spec['resources'] as { requests: Record<string, string> } | undefined) ?? { requests: {} }).requests;
+          spec['resources'] = { requests: { ...requests, [change.resource]: amount } };
+          break;
+        }
+        const key = `${change.place.in}/${change.place.container}`;
+        const entry = containers.get(key) ?? { in: change.place.in, requests: {} };
+        entry.requests[change.resource] = amount;
+        containers.set(key, entry);
+        break;
+      }
+      case 'setNodeSelector':
+        spec['nodeSelector'] = { ...(spec['nodeSelector'] as Record<string, string> | undefined), [change.to.key]: change.to.value };
+        break;
+      case 'setAffinityExpression':
+      case 'removeAffinityExpressions': {
+        const expressions = change.termAfter;
+        spec['affinity'] = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: expressions.map(requirementYaml) }] } } };
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (const [key, entry] of containers) {
+    const list = ((spec[entry.in] as unknown[] | undefined) ?? []).concat([{ name: key.slice(entry.in.length + 1), resources: { requests: entry.requests } }]);
+    spec[entry.in] = list;
+  }
+  return Object.keys(spec).length > 0 ? spec : undefined;
+}
+
+function yamlOf(fix: Fix): string | undefined {
+  const fields = podSpecFields(fix.changes);
+  if (!fields || !fix.spec) return undefined;
+  const path = fix.spec.kind === 'template' ? fix.spec.path : ['spec'];
+  const nested = [...path].reverse().reduce<Record<string, unknown>>((inner, key) => ({ [key]: inner }), fields);
+  // No block scalars: a value with a line break is written "a\nb", one line, as copied exactly.
+  return new Document(nested).toString({ lineWidth: 0, indentSeq: false, blockQuote: false }).trimEnd();
+}
+
+// ---- Commands ----
+
+/** A word the shell reads as itself; anything else in single quotes. */
+function shellWord(word: string): string {
+  if (/^[A-Za-z0-9._/=:@%+,-]+$/.test(word)) return word;
+  // A control character in single quotes would break the command over lines: bash's $'...'
+  // keeps it on one, written as an escape.
+  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+  if (/[\u0000-\u001f\u007f]/.test(word)) {
+    // eslint-disable-next-line no-control-regex -- as above
+    return `$'${word.replace(/[\\']/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+  }
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+function command(...words: string[]): string {
+  return words.map(shellWord).join(' ');
+}
+
+function requestCommand(changes: readonly Change[], spec: SpecTarget | undefined): string[] {
+  // `kubectl set resources` edits pod templates; a pod's requests are not edited that way.
+  if (spec?.kind !== 'template') return [];
+  const byContainer = new Map<string, string[]>();
+  for (const c of changes) {
+    if (c.kind !== 'setRequest' || c.place.in !== 'containers') continue;
+    byContainer.set(c.place.container, [...(byContainer.get(c.place.container) ?? []), `${c.resource}=${quantity(c.resource, c.to)}`]);
+  }
+  const owner = `${spec.owner.kind.toLowerCase()}/${spec.owner.name}`;
+  return [...byContainer].map(([container, requests]) => command('kubectl', 'set', 'resources', owner, '-n', spec.owner.namespace, '-c', container, `--requests=${requests.join(',')}`));
+}
+
+function changeCommands(change: Change): string[] {
+  switch (change.kind) {
+    case 'labelNodes': {
+      const labels = [...Object.entries(change.set).map(([k, v]) => `${k}=${v}`), ...change.remove.map((k) => `${k}-`)];
+      return [command('kubectl', 'label', 'node', ...change.nodes, ...labels, '--overwrite')];
+    }
+    case 'uncordon':
+      return [command('kubectl', 'uncordon', change.node)];
+    case 'preempt': {
+      const byNamespace = new Map<string, string[]>();
+      for (const v of change.victims) byNamespace.set(v.namespace, [...(byNamespace.get(v.namespace) ?? []), v.name]);
+      return [...byNamespace].map(([namespace, names]) => command('kubectl', 'delete', 'pod', '-n', namespace, ...names));
+    }
+    default:
+      return [];
+  }
+}
+
+export function fixText(fix: Fix): FixText {
+  // The changes to the pod's spec first, with where they go, then those made elsewhere.
+  const onPod = fix.changes.filter(editsPodSpec).map(changeText);
+  const elsewhere = fix.changes.filter((c) => !editsPodSpec(c)).map(changeText);
+  const sentences = [...(onPod.length > 0 ? [`${list(onPod)}${whereText(fix.spec)}`] : []), ...elsewhere];
+  let change = `${caps(list(sentences))}.`;
+  const preempt = fix.changes.find((c) => c.kind === 'preempt');
+  if (preempt) {
+    change += preempt.budgetsKnown
+      ? ' The scheduler does this itself when it retries the pod.'
+      : ' The scheduler does this itself when it retries the pod; PodDisruptionBudgets were not read, so it may pick other victims.';
+  }
+  const yaml = yamlOf(fix);
+  const commands = [...requestCommand(fix.changes, fix.spec), ...fix.changes.flatMap(changeCommands)];
+  return { change, ...(yaml ? { yaml } : {}), ...(commands.length > 0 ? { command: commands.join('\n') } : {}) };
+}

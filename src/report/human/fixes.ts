@@ -1,0 +1,31 @@
+// "What would make it fit": each confirmed fix as its sentence, the YAML and the command
+// indented under it, then the nodes it makes fit (and any it leaves unproven or still blocked).
+import type { Diagnosis } from '../../engine/diagnosis.js';
+import { fixText } from '../../messages/fixes.js';
+import type { Palette } from '../color.js';
+import { escapeTerminal } from '../escape.js';
+
+const shownNodes = 5;
+
+function names(nodes: readonly string[]): string {
+  const shown = nodes.slice(0, shownNodes).join(', ');
+  return nodes.length > shownNodes ? `${shown} and ${nodes.length - shownNodes} more (${nodes.length})` : shown;
+}
+
+export function fixLines(d: Diagnosis, colors: Palette): string[] {
+  if (d.fixes.length === 0) return [];
+  const out = [colors.bold('What would make it fit')];
+  for (const fix of d.fixes) {
+    const text = fixText(fix);
+    const lines = [`  ${text.change}`];
+    for (const block of [text.yaml, text.command]) {
+      if (block !== undefined) lines.push(...block.split('\n').map((line) => `      ${line}`));
+    }
+    lines.push(`    makes fit: ${names(fix.makesFit)}`);
+    if (fix.unproven.length > 0) lines.push(`    not proven (input incomplete): ${names(fix.unproven)}`);
+    const blocked = Object.entries(fix.stillBlockedBy);
+    if (blocked.length > 0) lines.push(`    still blocked: ${blocked.slice(0, shownNodes).map(([node, plugins]) => `${node} (${plugins.join(', ')})`).join(', ')}${blocked.length > shownNodes ? ` and ${blocked.length - shownNodes} more` : ''}`);
+    out.push(...lines.map(escapeTerminal));
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { isLabelKey, isLabelValue } from '../../../src/engine/fixes/labelSyntax.js';
+import { node, pod } from '../../support/builders.js';
+import { fixesFor, outline } from '../../support/fixes.js';
+
+describe('node selector and required node affinity', () => {
+  it('a value that differs by letter case is fixed in the pod, not by relabelling the nodes', () => {
+    const fixes = fixesFor(pod('p').nodeSelector({ disktype: 'SSD' }).obj(), [node('n').labels({ disktype: 'ssd' }).obj()]);
+    expect(fixes.map((f) => f.changes)).toEqual([[{ kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: 'disktype', value: 'SSD' }, to: { key: 'disktype', value: 'ssd' } }]]);
+  });
+
+  it('a key typo in an affinity expression takes the nodes\' key; the nodes with another value stay blocked', () => {
+    const target = pod('p').affinityTerm({ key: 'disk-type', operator: 'In', values: ['ssd'] }).obj();
+    const fixes = fixesFor(target, [node('a').labels({ disktype: 'ssd' }).obj(), node('b').labels({ disktype: 'ssd' }).obj()]);
+    expect(fixes[0]?.changes).toEqual([
+      {
+        kind: 'setAffinityExpression',
+        cause: 'NodeAffinity',
+        term: 0,
+        expression: 0,
+        from: { key: 'disk-type', operator: 'In', values: ['ssd'] },
+        to: { key: 'disktype', operator: 'In', values: ['ssd'] },
+        termAfter: [{ key: 'disktype', operator: 'In', values: ['ssd'] }],
+      },
+    ]);
+    expect(fixes[0]?.makesFit).toEqual(['a', 'b']);
+  });
+
+  it('a missing label is added on the nodes that pass everything else, one command for all of them', () => {
+    const nodes = [node('a').obj(), node('b').labels({ disktype: 'hdd' }).obj(), node('c').taint('x', 'y', 'NoSchedule').obj()];
+    const fixes = fixesFor(pod('p').nodeSelector({ disktype: 'ssd' }).obj(), nodes);
+    expect(fixes[0]?.changes).toEqual([{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: ['a', 'b'], set: { disktype: 'ssd' }, remove: [] }]);
+    expect(fixes[0]?.makesFit).toEqual(['a', 'b']);
+    // The tainted node only with the toleration, as one fix.
+    expect(outline(fixes.slice(1))).toEqual([{ kinds: ['tolerateTaint', 'labelNodes'], makesFit: ['c'] }]);
+  });
+
+  it('a NotIn expression is met by removing the label', () => {
+    const fixes = fixesFor(pod('p').affinityTerm({ key: 'spot', operator: 'NotIn', values: ['true'] }).obj(), [node('n').labels({ spot: 'true' }).obj()]);
+    expect(fixes.map((f) => f.changes[0])).toContainEqual({ kind: 'labelNodes', cause: 'NodeAffinity', nodes: ['n'], set: {}, remove: ['spot'] });
+  });
+
+  it('never proposes a label the API server would refuse', () => {
+    const fixes = fixesFor(pod('p').nodeSelector({ tier: 'fast disk' }).obj(), [node('n').obj()]);
+    expect(fixes).toEqual([]);
+  });
+
+  it('relaxes a term by dropping the expression that excludes otherwise good nodes', () => {
+    const target = pod('p').affinityTerm({ key: 'zone', operator: 'In', values: ['a'] }, { key: 'gen', operator: 'Gt', values: ['5'] }).obj();
+    const fixes = fixesFor(target, [node('n').labels({ zone: 'a', gen: '4' }).obj()]);
+    expect(fixes.map((f) => f.changes)).toEqual([
+      [{ kind: 'removeAffinityExpressions', cause: 'NodeAffinity', term: 0, expressions: [{ index: 1, requirement: { key: 'gen', operator: 'Gt', values: ['5'] } }], termAfter: [{ key: 'zone', operator: 'In', values: ['a'] }] }],
+    ]);
+  });
+
+  it('never empties a term (an empty term matches no node)', () => {
+    const fixes = fixesFor(pod('p').affinityTerm({ key: 'gen', operator: 'Gt', values: ['5'] }).obj(), [node('n').labels({ gen: '4' }).obj()]);
+    expect(fixes).toEqual([]);
+  });
+});
+
+describe('label syntax (IsQualifiedName, IsValidLabelValue)', () => {
+  it.each([
+    ['disktype', true],
+    ['node.kubernetes.io/instance-type', true],
+    ['example.com/a_b.c', true],
+    ['Example.com/x', false],
+    ['/x', false],
+    ['a/b/c', false],
+    ['-x', false],
+    ['x'.repeat(64), false],
+  ])('key %s: %s', (key, ok) => expect(isLabelKey(key)).toBe(ok));
+
+  it.each([
+    ['', true],
+    ['ssd', true],
+    ['A-1_b.2', true],
+    ['fast disk', false],
+    ['nvme\u00a0', false],
+    ['-x', false],
+    ['x'.repeat(64), false],
+  ])('value %j: %s', (value, ok) => expect(isLabelValue(value)).toBe(ok));
+});
