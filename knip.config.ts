@@ -13,13 +13,14 @@ export default {
     'test/e2e/harness/capture.ts',
     'test/e2e/harness/to-scenario.ts',
   ],
-  project: ['src/**/*.ts', 'test/**/*.ts', '*.{js,ts}'],
+  project: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', '*.{js,ts}'],
   // A type that spells out part of an exported one (Stage and LikelyCause in the Diagnosis, a
   // rule's reason shapes) stays exported: it names part of the documented contract, and the
   // contract's type (report/contract.ts) imports them. A value used only in its own file is
   // still reported: it loses its `export`.
   ignoreExportsUsedInFile: { interface: true, type: true },
   // Programs the tests run that no npm package provides: kubectl (plugin lookup), go (builds
-  // the e2e control plane), openssl (test certificates).
-  ignoreBinaries: ['kubectl', 'go', 'openssl'],
+  // the e2e control plane and krew), openssl (test certificates), fish (completion script,
+  // when installed); and rcodesign, which the release uses to sign macOS executables if found.
+  ignoreBinaries: ['kubectl', 'go', 'openssl', 'fish', 'rcodesign'],
 } satisfies KnipConfig;

@@ -1,11 +1,14 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two projects, both run by `npx vitest run` (`--project unit` or `--project e2e` for one):
-//   unit: everything but test/e2e, files in parallel, first;
+// Three projects, all run by `npx vitest run` (`--project unit`, `e2e` or `release` for one):
+//   unit: everything but test/e2e and test/release/install, files in parallel, first;
 //   e2e:  test/e2e (a real control plane per file), one file at a time after the unit tests,
 //         so a control plane never competes with another one or with the unit tests for the
 //         CPUs. Its global setup builds the control-plane binaries once (minutes on a new
 //         machine, progress on stderr) before any e2e file starts.
+//   release: test/release/install, the install routes with real tools (npm pack + npm install -g;
+//         krew built from its Go module installing the release archives), one file at a time,
+//         last. The release build and krew are slow the first time (minutes), cached after.
 // groupOrder runs the groups one after the other. unit's is 1, not the default 0: with one
 // worker (the default on 2 CPUs) vitest would otherwise put group-0 files in a group of its
 // own that runs last.
@@ -18,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/release/install/**'],
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
         },
@@ -33,6 +36,17 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'release',
+          include: ['test/release/install/**/*.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
+          testTimeout: 120_000,
+          hookTimeout: 1_200_000,
         },
       },
     ],

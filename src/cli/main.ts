@@ -1,12 +1,18 @@
 #!/usr/bin/env node
 // Entry point. Checks the Node.js version before anything else is loaded (see node-version.ts);
-// both imports here are dependency-free.
+// both static imports here are dependency-free. Shell completion (`__complete`, `completion
+// bash|zsh|fish`) is routed before the diagnosis is loaded: it runs at every <TAB>. No
+// top-level await, so that the release bundles this file as the single executable's CommonJS.
 import { exitCodes } from './exit-codes.js';
 import { checkNodeVersion } from './node-version.js';
 
 const tooOld = checkNodeVersion(process.version);
+const [command, ...rest] = process.argv.slice(2);
 if (tooOld) {
   process.stderr.write(`error: ${tooOld}\n`);
   process.exit(exitCodes.environment);
+} else if (command === '__complete' || (command === 'completion' && rest.length === 1 && ['bash', 'zsh', 'fish'].includes(rest[0] ?? ''))) {
+  void import('./completion-command.js').then((m) => m.runCompletion(command, rest));
+} else {
+  void import('./run.js');
 }
-await import('./run.js');

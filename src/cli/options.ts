@@ -28,6 +28,10 @@ Examples:
   # Machine-readable diagnosis
   kubectl why-pending web-0 -n shop --from-dump case -o json
 
+  # Shell completion for kubectl-why_pending typed directly (kubectl 1.26+ completes
+  # \`kubectl why-pending\` through kubectl_complete-why_pending on PATH)
+  source <(kubectl-why_pending completion bash)     # or: zsh, fish
+
 Exit codes: 0 diagnosis printed, 1 internal error, 2 usage error, 3 unreadable input,
 4 pod or owner not found, 5 cluster unreachable or access denied, 6 Node.js too old.`;
 

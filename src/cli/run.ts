@@ -17,7 +17,7 @@ import type { Snapshot } from '../snapshot/types.js';
 import { progressReporter } from './progress.js';
 import { exitCodes } from './exit-codes.js';
 import { buildProgram, type CliOptions } from './options.js';
-import { packageVersion } from './version.js';
+import { toolVersion } from '../version.js';
 
 function useColor(choice: CliOptions['color']): boolean {
   if (choice === 'always') return true;
@@ -26,7 +26,7 @@ function useColor(choice: CliOptions['color']): boolean {
 }
 
 async function run(argv: string[]): Promise<number> {
-  const program = buildProgram(packageVersion());
+  const program = buildProgram(toolVersion);
   program.configureOutput({ writeErr: () => undefined, writeOut: (s) => process.stdout.write(s) });
   try {
     program.parse(argv);

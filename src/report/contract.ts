@@ -102,6 +102,8 @@ export interface FixV1 {
 export interface DiagnosisV1 {
   apiVersion: 'whypending/v1';
   kind: 'Diagnosis';
+  /** The version of kubectl why-pending that wrote it (package.json's). */
+  version: string;
   /** One sentence naming the cause. */
   summary: string;
   pod: PodSummary;

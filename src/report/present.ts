@@ -12,6 +12,7 @@ import type { ResourceList } from '../engine/resources/amounts.js';
 import { fixText } from '../messages/fixes.js';
 import { describeReason } from '../messages/reasons.js';
 import { summarySentence } from '../messages/summary.js';
+import { toolVersion } from '../version.js';
 import type { AsJson, DiagnosisV1, FixV1, QuantitiesV1, ReasonV1 } from './contract.js';
 
 /** A copy holding what JSON.stringify would write for bigints (decimal strings) and dates. */
@@ -75,6 +76,7 @@ export function present(d: Diagnosis): DiagnosisV1 {
   return {
     apiVersion: d.apiVersion,
     kind: d.kind,
+    version: toolVersion,
     summary: summarySentence(d),
     pod: d.pod,
     stage: d.stage,

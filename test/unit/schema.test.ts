@@ -133,6 +133,7 @@ describe('the schema itself', () => {
     const fields = {
       apiVersion: true,
       kind: true,
+      version: true,
       summary: true,
       pod: true,
       stage: true,

@@ -1,0 +1,34 @@
+// A single executable: a copy of the platform's node binary with the bundle injected as a Node
+// SEA blob (https://nodejs.org/api/single-executable-applications.html). The blob is written by
+// a node of the same version as the target binary (the format is tied to the version, not the
+// platform, once snapshot and code cache are off), running on this machine.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { inject } from 'postject';
+
+/** The fuse string Node looks for to know a blob was injected (Node's docs, postject's README). */
+const fuse = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+/**
+ * The blob for `script`, written beside it. Paths are given relative to that folder: the blob
+ * records the script's name as given, so an absolute path would differ from build to build
+ * (and show the build machine's folders in stack traces).
+ */
+export function seaBlob(hostNode: string, script: string, blob: string): void {
+  const dir = path.dirname(script);
+  if (path.dirname(blob) !== dir) throw new Error(`the SEA blob ${blob} must be written beside ${script}`);
+  const config = `${path.basename(blob)}.json`;
+  const settings = { main: path.basename(script), output: path.basename(blob), disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false };
+  writeFileSync(path.join(dir, config), JSON.stringify(settings, null, 2));
+  execFileSync(hostNode, ['--experimental-sea-config', config], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export async function singleExecutable(nodeBinary: string, blob: string, out: string, os: string): Promise<void> {
+  copyFileSync(nodeBinary, out);
+  chmodSync(out, 0o755);
+  await inject(out, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: fuse,
+    ...(os === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
+  });
+}
