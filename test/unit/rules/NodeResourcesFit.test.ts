@@ -80,7 +80,7 @@ const cases = [
 
 describe('NodeResourcesFit', () => {
   it.each(cases)('$name', ({ pod: p, others, want, ...c }) => {
-    const target = 'node' in c ? c.node : small;
+    const target = ('node' in c ? c.node : undefined) ?? small;
     const reasons = runRule(rule, p.obj(), target.obj(), { pods: others.map((o) => o.obj()) });
     expect(reasons.map((r) => ({ ...r.detail }))).toEqual(want.map((w) => ({ kind: 'insufficientResource', ...w })));
     const code = want.some((w) => w.exceedsAllocatable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
