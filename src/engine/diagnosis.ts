@@ -57,6 +57,8 @@ export interface ConditionState {
 /** Events of one reason: counts summed, distinct messages newest first. */
 export interface EventGroup {
   reason: string;
+  /** Normal or Warning, as the newest event of the reason says. */
+  type: string;
   count: number;
   /** The newest occurrence, ms since the epoch. */
   time?: number;

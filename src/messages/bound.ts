@@ -86,5 +86,9 @@ export function boundSentence(pod: string, d: Bound): string {
   const waits = d.waiting.map((w) => `${w.init ? 'init ' : ''}${w.container}: ${w.reason}`);
   const init = d.initRunning ? [`init ${d.initRunning.container} still running`] : [];
   const all = [...init, ...waits];
-  return `${head}${notReady} but not running${all.length > 0 ? `: ${all.join(', ')}` : ''}.`;
+  // A reason without a message (ContainerCreating) says nothing of the cause; the newest warning does.
+  const newest = d.warnings[0];
+  const explained = d.waiting.some((w) => w.message) || !newest;
+  const warning = explained ? '' : ` Newest warning: ${newest.reason}${newest.count > 1 ? ` (x${newest.count})` : ''}: ${newest.messages[0] ?? ''}`;
+  return `${head}${notReady} but not running${all.length > 0 ? `: ${all.join(', ')}` : ''}.${warning}`;
 }

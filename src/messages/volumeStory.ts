@@ -17,16 +17,12 @@ export function podPinClause(pin: PinAgainstVolume | undefined): string {
   return pin.excludesVolume ? `; ${pins}: no node can satisfy both, the pod or the volume must change` : `; ${pins}`;
 }
 
-// ExternalProvisioning's text only repeats the provisioner's name (pv_controller.go
-// provisionClaim): said once, shortly, so that a ProvisioningFailed beside it stands out.
-function eventText(g: EventGroup, provisioner: string | undefined): string {
-  const count = g.count > 1 ? ` (x${g.count})` : '';
-  if (g.reason === 'ExternalProvisioning') return `ExternalProvisioning${count}: still waiting for ${provisioner ? quote(provisioner) : 'the external provisioner'}; is it running?`;
-  return `${g.reason}${count}: ${g.messages[0] ?? ''}`;
+function eventText(g: EventGroup): string {
+  return `${g.reason}${g.count > 1 ? ` (x${g.count})` : ''}: ${g.messages[0] ?? ''}`;
 }
 
-/** Event reasons named in a message; -o json has up to four. */
-const eventsWorded = 2;
+/** Warning reasons named in a message; -o json has up to four reasons. */
+const warningsWorded = 2;
 
 /** "provisioner x (the PV controller waits for it); ProvisioningFailed (x3): ..." */
 export function provisioningClause(c: ClaimProvisioning): string {
@@ -37,8 +33,14 @@ export function provisioningClause(c: ClaimProvisioning): string {
   } else if (c.provisioner) {
     parts.push(`StorageClass provisioner ${quote(c.provisioner)}`);
   }
-  const provisioner = c.annotatedProvisioner ?? c.provisioner;
-  if (c.events.length > 0) parts.push(`claim events, newest first: ${c.events.slice(0, eventsWorded).map((g) => eventText(g, provisioner)).join('; ')}`);
-  else if (c.annotatedProvisioner) parts.push('no event from it yet: is the provisioner running?');
+  // The provisioner's own failures first: ExternalProvisioning only repeats that the PV
+  // controller waits (pv_controller.go provisionClaim), and says so for as long as it waits.
+  const warnings = c.events.filter((g) => g.type === 'Warning').slice(0, warningsWorded);
+  const waiting = c.events.find((g) => g.reason === 'ExternalProvisioning');
+  if (warnings.length > 0) parts.push(`claim warnings, newest first: ${warnings.map(eventText).join('; ')}`);
+  else if (waiting && c.events.every((g) => g.reason === 'ExternalProvisioning')) {
+    parts.push(`ExternalProvisioning${waiting.count > 1 ? ` (x${waiting.count})` : ''} and nothing from the provisioner itself: is it running?`);
+  } else if (c.events[0]) parts.push(`newest claim event: ${eventText(c.events[0])}`);
+  else if (c.annotatedProvisioner) parts.push('no event about the claim: is the provisioner running?');
   return parts.length > 0 ? ` [${parts.join('; ')}]` : '';
 }

@@ -15,7 +15,7 @@ export function groupByReason(events: readonly ClusterEvent[]): EventGroup[] {
   for (const event of newestFirst) {
     let entry = groups.get(event.reason);
     if (!entry) {
-      entry = { group: { reason: event.reason, count: 0, ...(event.time !== undefined ? { time: event.time } : {}), messages: [], moreMessages: 0, reporter: event.reporter }, messages: new Set() };
+      entry = { group: { reason: event.reason, type: event.type, count: 0, ...(event.time !== undefined ? { time: event.time } : {}), messages: [], moreMessages: 0, reporter: event.reporter }, messages: new Set() };
       groups.set(event.reason, entry);
     }
     entry.group.count += event.count;

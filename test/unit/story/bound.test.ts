@@ -45,7 +45,7 @@ describe('groupByReason', () => {
 
   it('keeps three messages per reason and counts the others', () => {
     const groups = groupByReason(['a', 'b', 'c', 'd', 'e', 'a'].map((m, i) => event('FailedMount', m, `13:0${i}`)));
-    expect(groups).toEqual([{ reason: 'FailedMount', count: 6, time: t('13:05'), messages: ['a', 'e', 'd'], moreMessages: 2, reporter: 'kubelet' }]);
+    expect(groups).toEqual([{ reason: 'FailedMount', type: 'Warning', count: 6, time: t('13:05'), messages: ['a', 'e', 'd'], moreMessages: 2, reporter: 'kubelet' }]);
   });
 });
 
