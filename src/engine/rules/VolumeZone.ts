@@ -113,6 +113,8 @@ function filterNode(ctx: RuleContext, node: NodeFacts): VolumeZoneReason[] {
     if (nodeValue !== undefined && t.values.has(nodeValue)) continue;
     const mismatch: VolumeZoneMismatch = { claim: t.claim, pv: t.pv, label: t.key, values: [...t.values].sort(), nodeLabel };
     if (nodeValue !== undefined) mismatch.nodeValue = nodeValue;
+    // A beta PV label is held against the pod's pin on it or on its GA twin, the label this
+    // Filter falls back to; a node that carries both normally gives them one value.
     const pin = podPinAgainst(ctx.pod.pod, [...new Set([t.key, toGA(t.key)])], mismatch.values);
     if (pin) mismatch.podPin = pin;
     mismatches.push(mismatch);
