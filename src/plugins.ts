@@ -23,7 +23,7 @@ import TaintToleration from './messages/rules/TaintToleration.js';
 import VolumeBinding from './messages/rules/VolumeBinding.js';
 import VolumeRestrictions from './messages/rules/VolumeRestrictions.js';
 import VolumeZone from './messages/rules/VolumeZone.js';
-import type { KindTable, Plugin } from './messages/plugin.js';
+import type { HeadlineGroup, KindTable, Plugin } from './messages/plugin.js';
 
 export const plugins = [
   NodeUnschedulable,
@@ -73,3 +73,7 @@ const byKind = (table: (p: Registered) => KindTable<Detail>) =>
 export const messageOf = byKind((p) => p.messages as KindTable<Detail>);
 /** A few words per kind of detail, for a table cell. */
 export const shortOf = byKind((p) => p.short as KindTable<Detail>);
+/** How the headline groups and tells each kind of detail, where its descriptor says. */
+export const headlineOf = new Map<string, HeadlineGroup<Detail>>(
+  plugins.flatMap((p) => Object.entries(p.headline ?? {}) as [string, HeadlineGroup<Detail>][]),
+);

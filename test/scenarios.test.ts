@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../src/engine/diagnose.js';
+import { headlineLimit } from '../src/messages/limits.js';
 import { ruleSet } from '../src/plugins.js';
 import { reportHuman } from '../src/report/human/index.js';
 import { present } from '../src/report/present.js';
@@ -102,6 +103,8 @@ describe('whole-cluster scenarios', () => {
     const json = JSON.parse(JSON.stringify(present(d))) as Record<string, unknown>;
     expectValidDiagnosis(json, `${folder}: -o json`);
     if (expected.json) expect(json).toMatchObject(expected.json);
+    // The first line fits what a person reads at a glance (issue 8: at most 240 characters).
+    expect((json.summary as string).length).toBeLessThanOrEqual(headlineLimit);
     if (expected.contains || expected.absent) {
       let text = '';
       reportHuman(d, { write: (s) => (text += s), color: false, columns: 200 }, { wide: false });

@@ -21,7 +21,7 @@ Examples:
   # Diagnose from a dump someone shared, without cluster access (one file per kind, so
   # that a kind the cluster has none of is known to be captured)
   mkdir case && for r in nodes pods events pvc pv storageclasses csinodes replicasets \
-      deployments statefulsets daemonsets jobs cronjobs limitranges resourcequotas priorityclasses; do
+      deployments statefulsets daemonsets jobs cronjobs limitranges resourcequotas priorityclasses poddisruptionbudgets; do
     kubectl get "$r" -A -o yaml > "case/$r.yaml"; done
   kubectl why-pending web-0 -n shop --from-dump case
 

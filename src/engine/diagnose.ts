@@ -10,7 +10,10 @@ import { judge, type Judgement } from './judge.js';
 import type { RuleSet } from './model.js';
 import { ownerAndAbove, ownerChain } from './owners.js';
 import type { PluginName } from './plugins.js';
+import { originSources } from './resources/originSources.js';
+import { requestOrigins } from './resources/origins.js';
 import { decideStage } from './stage.js';
+import { admissionStory } from './story/admission.js';
 import { resolve, type Query } from './target.js';
 
 export type Outcome =
@@ -24,7 +27,15 @@ export function diagnose(plugins: RuleSet, snapshot: Snapshot, query: Query): Ou
     case 'nothing':
       return { kind: 'notFound', query, what: found.kind, suggestions: found.suggestions };
     case 'admissionRejected':
-      return { kind: 'diagnosis', diagnosis: withoutPod(snapshot, query, found.owner, { stage: 'AdmissionRejected', owner: found.owner, failures: found.failures }) };
+      return {
+        kind: 'diagnosis',
+        diagnosis: withoutPod(snapshot, query, found.owner, {
+          stage: 'AdmissionRejected',
+          owner: found.owner,
+          failures: found.failures,
+          ...admissionStory(snapshot, found.owner, found.failures),
+        }),
+      };
     case 'ownerWithoutPods':
       return {
         kind: 'diagnosis',
@@ -85,7 +96,8 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
     pod: summary,
     stage: stageDetail.stage,
     stageDetail,
-    requests: ctx.pod.requests,
+    // Origins with the evidence only the snapshot holds: owners' templates, LimitRanges.
+    requests: { ...ctx.pod.requests, origins: requestOrigins(pod, originSources(snapshot, pod)) },
     preFilter: judgement.preFilter,
     nodes: judgement.nodes,
     counts: { nodes: judgement.nodes.length, fitting, unproven, byFirstPlugin },
@@ -93,8 +105,14 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
     scheduler,
     ownerEvents,
     notes: [...notes, ...sourceNotes(snapshot)],
-    gaps,
+    // Which lower-priority pod on the nominated node a budget protects is unknown without the
+    // budgets: said, though no filter reads them (so the replay is no less complete).
+    gaps: budgetsMatter(stageDetail) ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, 'podDisruptionBudgets']) : gaps,
   };
+}
+
+function budgetsMatter(detail: StageDetail): boolean {
+  return detail.stage === 'PreemptionPending' && detail.pods.some((p) => p.role === 'lowerPriority');
 }
 
 function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDetail: StageDetail): Diagnosis {

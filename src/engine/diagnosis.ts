@@ -6,6 +6,8 @@ import type { PluginName } from './plugins.js';
 import type { NotEvaluated, Reason } from './model.js';
 import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
+import type { AdmissionStory } from './story/admission.js';
+import type { NeverPreempts, PreemptionStory } from './story/preemption.js';
 
 /** Where the pod is stuck, in the order a pod meets them (README, Stages). */
 export type Stage =
@@ -89,13 +91,16 @@ export interface BoundStory {
 }
 
 export type StageDetail =
-  | { stage: 'AdmissionRejected'; owner: ObjectRef; failures: ClusterEvent[] }
+  /** The refusal's arithmetic (quota, LimitRange) beside the events that report it. */
+  | ({ stage: 'AdmissionRejected'; owner: ObjectRef; failures: ClusterEvent[] } & AdmissionStory)
   | { stage: 'SchedulingGated'; gates: string[] }
   /** `eventsCaptured` false: the input has no events, so silence is not evidence either way. */
   | { stage: 'NoScheduler'; schedulerName: string; schedulerSeenElsewhere: boolean; eventsCaptured: boolean }
   | { stage: 'NodeNameSet'; nodeName: string; nodeExists: boolean | undefined }
-  | { stage: 'Unschedulable' }
-  | { stage: 'PreemptionPending'; nominatedNodeName: string }
+  /** `neverPreempts`: the pod's preemptionPolicy is Never, so the scheduler will not preempt for it. */
+  | { stage: 'Unschedulable'; neverPreempts?: NeverPreempts }
+  /** The nominated node's pods: the victims being waited for, and those preemption cannot touch. */
+  | ({ stage: 'PreemptionPending'; nominatedNodeName: string } & PreemptionStory)
   | ({
       stage: 'ScheduledNotRunning';
       nodeName: string;

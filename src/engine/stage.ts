@@ -5,6 +5,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
 import type { StageDetail } from './diagnosis.js';
 import { boundStory } from './story/bound.js';
+import { neverPreempts, preemptionStory } from './story/preemption.js';
 
 const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp'];
 
@@ -34,11 +35,14 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
   const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name);
   if (gates.length > 0) return { stage: 'SchedulingGated', gates };
   const nominated = pod.status?.nominatedNodeName;
-  if (nominated) return { stage: 'PreemptionPending', nominatedNodeName: nominated };
+  if (nominated) return { stage: 'PreemptionPending', nominatedNodeName: nominated, ...preemptionStory(snapshot, pod, nominated) };
   const judged =
     podEvents.some((e) => schedulingReasons.includes(e.reason)) ||
     pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
-  if (judged) return { stage: 'Unschedulable' };
+  if (judged) {
+    const never = neverPreempts(snapshot, pod);
+    return { stage: 'Unschedulable', ...(never ? { neverPreempts: never } : {}) };
+  }
   const schedulerSeenElsewhere = snapshot.objects.events.some((e) => e.reporter === schedulerName && schedulingReasons.includes(e.reason));
   const eventsCaptured = !snapshot.gaps.some((g) => g.collection === 'events');
   return { stage: 'NoScheduler', schedulerName, schedulerSeenElsewhere, eventsCaptured };

@@ -10,6 +10,26 @@ import type { PluginWording } from '../engine/scheduler-message/catalog.js';
 /** One function per kind of detail `D` holds, given that kind's detail. */
 export type KindTable<D extends Detail> = { readonly [K in D['kind']]: (detail: Extract<D, { kind: K }>) => string };
 
+/** A clause of the headline: the full form, and a brief one for when room runs out. */
+export interface Clause {
+  text: string;
+  brief?: string;
+}
+
+/**
+ * How the headline tells the nodes failing with one kind of detail: `key` says which details
+ * are the same cause (the taint, the selector entry, the resource: never a node's own name or
+ * amounts), and `says` is the predicate of `count` nodes sharing it, given each one's detail
+ * ("carry taint dedicated=gpu:NoSchedule, which ..."), in the verb form for that count.
+ */
+export interface HeadlineGroup<D> {
+  key: (detail: D) => string;
+  says: (count: number, details: readonly D[]) => Clause;
+}
+
+/** Headline groups by kind; a kind without one is told by its message, one group per text. */
+export type HeadlineTable<D extends Detail> = { readonly [K in D['kind']]?: HeadlineGroup<Extract<D, { kind: K }>> };
+
 export interface PluginText<D extends Detail> {
   /** What the plugin checks, to explain the scheduler's counts when the nodes could not be read. */
   readonly purpose: string;
@@ -17,8 +37,10 @@ export interface PluginText<D extends Detail> {
   readonly wordings: readonly [PluginWording, ...PluginWording[]];
   /** One line of English per kind of detail. */
   readonly messages: KindTable<D>;
-  /** A few words per kind, for a cell of the node table; `mark` where no words fit. */
+  /** A few words per kind, for a cell of the node table. */
   readonly short: KindTable<D>;
+  /** How the headline groups and tells nodes failing with each kind (messages/summary.ts). */
+  readonly headline?: HeadlineTable<D>;
 }
 
 export interface Plugin<P extends string, D extends Detail> extends PluginText<D> {
@@ -32,5 +54,7 @@ export function plugin<P extends string, D extends Detail>(rule: FilterRule<P, D
   return { name: rule.meta.name, rule, ...text };
 }
 
-/** The short form of a kind with no words that fit a cell: the table shows a mark. */
-export const mark = (): string => '✗';
+/** The verb for `count` subjects: `verb(1, 'carries', 'carry')`. */
+export function verb(count: number, one: string, many: string): string {
+  return count === 1 ? one : many;
+}

@@ -2,6 +2,7 @@
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { boundSentence } from './bound.js';
 import { list } from './format.js';
+import { headlineLimit } from './limits.js';
 
 export function stageSentence(d: Diagnosis): string {
   const pod = `${d.pod.namespace}/${d.pod.name}`;
@@ -12,25 +13,35 @@ export function stageSentence(d: Diagnosis): string {
       // Asked for by owner (deploy/web), the pods have no name of their own yet.
       const top = d.pod.owners[d.pod.owners.length - 1] ?? s.owner;
       const subject = d.pod.name === undefined ? `No pod of ${top.kind} ${top.namespace}/${top.name} was ever created` : `Pod ${pod} was never created`;
-      return `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last ? withoutAggregation(last.message) : 'FailedCreate'}`;
+      const full = `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last ? withoutAggregation(last.message) : 'FailedCreate'}`;
+      // The whole message is in the events section; the headline keeps what the API said no to.
+      return full.length <= headlineLimit ? full : `${subject}: the API server rejected it at admission (${last ? admissionReason(withoutAggregation(last.message)) : 'FailedCreate'}; see below).`;
     }
     case 'SchedulingGated':
-      return `Pod ${pod} is held before scheduling by scheduling gate${s.gates.length > 1 ? 's' : ''} ${list(s.gates)}; the scheduler will not look at it until they are removed.`;
+      return `Pod ${pod} is held before scheduling by gate${s.gates.length > 1 ? 's' : ''} ${list(s.gates)}: no scheduler looks at it until ${s.gates.length > 1 ? 'they are' : 'it is'} removed.`;
     case 'NoScheduler':
       if (!s.eventsCaptured) {
-        return `Pod ${pod} has no PodScheduled condition: no scheduler has judged it yet. The input has no events, so whether scheduler "${s.schedulerName}" runs at all is unknown (capture them with: kubectl get events -A -o yaml).`;
+        return `Pod ${pod} has not been judged by a scheduler yet; with no events in the input, whether scheduler "${s.schedulerName}" runs is unknown (kubectl get events -A -o yaml).`;
       }
       return s.schedulerSeenElsewhere
         ? `Pod ${pod} has not been looked at by its scheduler "${s.schedulerName}" yet (it has scheduled other pods; this one may be new or queued).`
-        : `Pod ${pod} asks for scheduler "${s.schedulerName}", which has written nothing about this or any other pod: it may not exist or not be running.`;
+        : `Pod ${pod} asks for scheduler "${s.schedulerName}", which has written nothing about any pod: it may not exist or not be running.`;
     case 'NodeNameSet':
       return s.nodeExists === false
         ? `Pod ${pod} names node ${s.nodeName} in spec.nodeName, which does not exist; the scheduler is bypassed and nothing will run it.`
         : `Pod ${pod} names node ${s.nodeName} in spec.nodeName, bypassing the scheduler; the kubelet on that node decides.`;
     case 'Unschedulable':
       return `Pod ${pod} cannot be scheduled.`;
-    case 'PreemptionPending':
-      return `Pod ${pod} is waiting for preemption on node ${s.nominatedNodeName} (victims are terminating).`;
+    case 'PreemptionPending': {
+      const victims = s.pods.filter((p) => p.role === 'victim').map((p) => `${p.namespace}/${p.name}`);
+      const why =
+        victims.length > 0
+          ? `${victims.length === 1 ? 'its victim' : `its ${victims.length} victims`} ${list(victims)} ${victims.length === 1 ? 'is' : 'are'} still terminating`
+          : s.podsKnown
+            ? 'no lower-priority pod there is terminating any more'
+            : 'the pods there were not read, so its victims are unknown';
+      return `Pod ${pod} is waiting for preemption on node ${s.nominatedNodeName}: ${why}.`;
+    }
     case 'ScheduledNotRunning':
       return boundSentence(pod, s);
     case 'NotPending':
@@ -38,6 +49,15 @@ export function stageSentence(d: Diagnosis): string {
         ? `${d.pod.owners[0]?.kind ?? 'Owner'} ${d.pod.owners[0]?.name ?? d.pod.name} has no pods and no FailedCreate events: nothing is pending.`
         : `Pod ${pod} is not pending: its phase is ${s.phase}${s.reason ? ` (${s.reason})` : ''}.`;
   }
+}
+
+/**
+ * What admission said no to, without the request echo: `exceeded quota: compute-quota` from
+ * `Error creating: pods "web-" is forbidden: exceeded quota: compute-quota, requested: ...`.
+ */
+function admissionReason(message: string): string {
+  const said = message.replace(/^.*? is (?:forbidden|invalid): /i, '');
+  return said.replace(/, requested: .*$/, '').replace(/^(failed quota: [^:]+): .*$/, '$1');
 }
 
 /**

@@ -1,77 +1,158 @@
-// The first sentence a user reads: the cause, in one line, grouped the way an engineer would
-// say it ("3 carry taint ..., 2 have 1500m cpu free and the pod asks 2").
+// The first line a user reads, at most `headlineLimit` characters: where the pod is stuck and
+// the cause an engineer would act on. Nodes failing for the same cause are one clause, grouped
+// by what distinguishes the cause (the taint, the selector entry, the resource), never listed
+// node by node. When the pod selects some nodes (nodeSelector, node affinity, nodeName), those
+// are the nodes it was meant for: their causes come first, the rest get one clause.
 import type { Diagnosis, NodeVerdict } from '../engine/diagnosis.js';
-import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
-import type { Reason } from '../engine/model.js';
-import { diffKinds } from './differences.js';
-import { comparisonShort } from './rules/TaintToleration.js';
-import { plural, quantity } from './format.js';
+import type { Detail, Reason } from '../engine/model.js';
+import { headlineOf } from '../plugins.js';
+import { plural } from './format.js';
+import { headlineLimit } from './limits.js';
 import { captureHint, notCheckedClause } from './gaps.js';
+import { verb, type HeadlineGroup } from './plugin.js';
 import { describeReason } from './reasons.js';
 import { stageSentence } from './stage.js';
 
+
+/** The pod's own choice of nodes: a node failing these is not one it was meant for. */
+const selection = new Set<string>(['NodeAffinity', 'NodeName']);
+
+/** The pod's field that rules a node out, by kind of detail, for the clause about the rest. */
+const selectionWords: Record<string, string> = {
+  nodeSelectorMismatch: 'nodeSelector',
+  requiredAffinityMismatch: 'node affinity',
+  outsidePreFilterNodes: 'node affinity',
+  nodeNameMismatch: 'spec.nodeName',
+};
+
 interface Group {
-  key: string;
-  nodes: NodeVerdict[];
-  phrase: (count: number) => string;
+  plugin: string;
+  tell: HeadlineGroup<Detail>;
+  details: Detail[];
+  nodes: string[];
 }
 
-function groupOf(reason: Reason, node: NodeVerdict, pending: Map<string, Group>): void {
-  const d = reason.detail;
-  let key: string;
-  let phrase: (count: number) => string;
-  if (d.kind === 'untoleratedTaint') {
-    const near = d.nearest;
-    const tol = near ? formatToleration(near.toleration) : '';
-    key = `taint ${formatTaint(d.taint)} ${tol}`;
-    const cmp = d.comparisons?.[0];
-    const why = near
-      ? `, which the pod's toleration ${tol} misses by ${near.mismatches.map((m) => (m.field === 'effect' ? `effect (${m.wanted} vs ${m.actual})` : `${m.field}${'diff' in m ? diffKinds(m.diff.kinds).replace(/^ \(differs by (.*)\)$/, ' ($1)') : ''}`)).join(' and ')}`
-      : cmp
-        ? `, which the pod's toleration ${formatToleration(cmp.toleration)} does not match (${comparisonShort(cmp)})`
-        : ', which the pod does not tolerate';
-    if (cmp && !near) key = `taint ${formatTaint(d.taint)} ${formatToleration(cmp.toleration)}`;
-    phrase = (n) => `${n} carry taint ${formatTaint(d.taint)}${why}`;
-  } else if (d.kind === 'insufficientResource') {
-    key = `insufficient ${d.resource}`;
-    phrase = (n) => {
-      const frees = pending.get(key)?.nodes.map((v) => freeOf(v, d.resource)) ?? [];
-      const max = frees.reduce((a, b) => (b > a ? b : a), frees[0] ?? 0n);
-      if (d.resource === 'pods') return `${n} already run their maximum number of pods`;
-      const many = frees.some((f) => f !== max);
-      return `${n} ${n === 1 ? 'has' : 'have'} ${many ? 'at most ' : ''}${quantity(d.resource, max < 0n ? 0n : max)} ${d.resource} free and the pod asks ${quantity(d.resource, d.requested)}`;
-    };
-  } else {
-    key = `${reason.plugin} ${describeReason(d)}`;
-    phrase = (n) => `${n} fail ${reason.plugin}: ${describeReason(d)}`;
+// A kind whose descriptor gives no headline group is told by its message, one group per text.
+function fallback(plugin: string): HeadlineGroup<Detail> {
+  return {
+    key: (d) => describeReason(d as never),
+    says: (n, [d]) => {
+      const brief = `${verb(n, 'fails', 'fail')} ${plugin}`;
+      return { text: d ? `${brief}: ${describeReason(d as never)}` : brief, brief };
+    },
+  };
+}
+
+function groupBy(nodes: readonly NodeVerdict[], pick: (n: NodeVerdict) => Reason | undefined): Group[] {
+  const groups = new Map<string, Group>();
+  for (const node of nodes) {
+    const reason = pick(node);
+    if (!reason) continue;
+    const tell = headlineOf.get(reason.detail.kind) ?? fallback(reason.plugin);
+    const key = `${reason.plugin}|${reason.detail.kind}|${tell.key(reason.detail)}`;
+    const group = groups.get(key) ?? { plugin: reason.plugin, tell, details: [], nodes: [] };
+    group.details.push(reason.detail);
+    group.nodes.push(node.name);
+    groups.set(key, group);
   }
-  const group = pending.get(key) ?? { key, nodes: [], phrase };
-  group.nodes.push(node);
-  pending.set(key, group);
+  // Largest first; a stable sort keeps the scheduler's filter order among equals.
+  return [...groups.values()].sort((a, b) => b.nodes.length - a.nodes.length);
 }
 
-function freeOf(node: NodeVerdict, resource: string): bigint {
-  for (const r of node.reasons) if (r.detail.kind === 'insufficientResource' && r.detail.resource === resource) return r.detail.free;
-  return 0n;
+/** A clause in the forms it can take, the fullest first. */
+type Forms = string[];
+
+function formsOf(group: Group, subjects: readonly string[]): Forms {
+  const said = group.tell.says(group.nodes.length, group.details);
+  const predicates = said.brief ? [said.text, said.brief] : [said.text];
+  const forms: Forms = [];
+  for (const subject of subjects) for (const p of predicates) forms.push(`${subject} ${p}`);
+  return forms;
+}
+
+const nodesMore = (n: number) => `${plural(n, 'more node')} ${n === 1 ? 'fails' : 'fail'} for other reasons`;
+
+/**
+ * The clauses that fit in the limit, most important first: each in the fullest form that
+ * leaves room for the others in their shortest; if even the shortest do not fit, fewer
+ * clauses, the nodes left out counted. A clause is never cut inside.
+ */
+function fitClauses(prefix: string, clauses: readonly Forms[], counts: readonly number[], lead = ': '): string {
+  const say = (parts: readonly string[]) => (parts.length > 0 ? `${prefix}${lead}${parts.join('; ')}.` : `${prefix}.`);
+  for (let k = clauses.length; k >= 1; k--) {
+    const kept = clauses.slice(0, k);
+    const left = counts.slice(k).reduce((a, b) => a + b, 0);
+    const tail = left > 0 ? [nodesMore(left)] : [];
+    const chosen = kept.map((forms) => forms.length - 1);
+    const sentence = () => say([...kept.map((forms, i) => forms[chosen[i] ?? 0] ?? ''), ...tail]);
+    if (sentence().length > headlineLimit) continue;
+    kept.forEach((forms, i) => {
+      const shortest = chosen[i] ?? 0;
+      for (let f = 0; f < shortest; f++) {
+        chosen[i] = f;
+        if (sentence().length <= headlineLimit) return;
+      }
+      chosen[i] = shortest;
+    });
+    return sentence();
+  }
+  const all = counts.reduce((a, b) => a + b, 0);
+  return all > 0 ? say([`${plural(all, 'node')} ${all === 1 ? 'fails' : 'fail'} for the reasons below`]) : say([]);
+}
+
+function failingSentence(d: Diagnosis, prefix: string, lead?: string): string {
+  const failing = d.nodes.filter((n) => n.verdict === 'fails');
+  const outside = failing.filter((n) => n.reasons.some((r) => selection.has(r.plugin)));
+  const meant = failing.filter((n) => !outside.includes(n));
+  const firstSelection = (n: NodeVerdict) => n.reasons.find((r) => selection.has(r.plugin));
+  if (outside.length === 0 || meant.length === 0) {
+    // Every node is one it was meant for, or none is (then its selection is the cause).
+    const groups = outside.length === 0 ? groupBy(failing, (n) => n.reasons[0]) : groupBy(outside, firstSelection);
+    return fitClauses(prefix, groups.map((g) => formsOf(g, [plural(g.nodes.length, 'node')])), groups.map((g) => g.nodes.length), lead);
+  }
+  const meantGroups = groupBy(meant, (n) => n.reasons[0]);
+  const outsideGroups = groupBy(outside, firstSelection);
+  const only = meantGroups.length === 1 && meant.length <= 3;
+  const meantNodes = meant.length === 1 ? 'the node it selects' : `the ${meant.length} nodes it selects`;
+  const clauses = meantGroups.map((g, i): Forms => {
+    if (only) return formsOf(g, [`${meantNodes} (${g.nodes.join(', ')})`, meantNodes]);
+    return formsOf(g, i === 0 ? [`of the ${meant.length} nodes it selects, ${g.nodes.length}`] : [plural(g.nodes.length, 'node')]);
+  });
+  // The rest, one clause: the nodes its own selection rules out, told as the largest group says it.
+  const rest = outsideGroups[0];
+  if (rest) {
+    const said = rest.tell.says(outside.length, rest.details);
+    const what = selectionWords[rest.details[0]?.kind ?? ''] ?? 'node selection';
+    const others = outside.length === 1 ? 'the other node' : `the other ${outside.length}`;
+    clauses.push([`${others} ${said.brief ?? said.text}`, `${others} ${outside.length === 1 ? 'is' : 'are'} outside its ${what}`]);
+  }
+  const counts = [...meantGroups.map((g) => g.nodes.length), outside.length];
+  return fitClauses(prefix, clauses, counts, lead);
 }
 
 export function summarySentence(d: Diagnosis): string {
   const stage = stageSentence(d);
   if (d.nodes.length === 0) return stage;
-  if (d.preFilter[0]) return `${stage} Before any node is looked at, ${d.preFilter[0].plugin} fails: ${describeReason(d.preFilter[0].detail)}.`;
-  const groups = new Map<string, Group>();
-  for (const node of d.nodes) {
-    const first = node.reasons[0];
-    if (first) groupOf(first, node, groups);
+  if (d.preFilter[0]) {
+    const pre = d.preFilter[0];
+    const full = `${stage} Before any node is looked at, ${pre.plugin} fails: ${describeReason(pre.detail)}.`;
+    return full.length <= headlineLimit ? full : `${stage} Before any node is looked at, ${pre.plugin} fails (see below).`;
   }
-  const sorted = [...groups.values()].sort((a, b) => b.nodes.length - a.nodes.length);
-  const shown = sorted.slice(0, 4).map((g) => g.phrase(g.nodes.length));
-  if (sorted.length > 4) shown.push(`${plural(sorted.slice(4).reduce((n, g) => n + g.nodes.length, 0), 'more node')} fail for other reasons`);
-  const head = `${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
-  const failing = `${head}${shown.length > 0 ? `: ${shown.join('; ')}` : ''}.`;
-  if (d.counts.unproven === 0) return `${stage} ${failing}`;
+  const head = `${stage} ${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
+  if (d.counts.unproven === 0) return failingSentence(d, head);
   // Never a cause drawn from a gap: say what passes, what was not checked, and how to get it.
+  const are = d.counts.unproven === 1 ? 'passes everything checked but is' : 'pass everything checked but are';
+  const unproven = `${plural(d.counts.unproven, 'node')} ${are} not proven to fit`;
   const hint = captureHint(d.gaps);
-  const unproven = `${plural(d.counts.unproven, 'node')} ${d.counts.unproven === 1 ? 'passes' : 'pass'} everything that was checked but ${d.counts.unproven === 1 ? 'is' : 'are'} not proven to fit (${notCheckedClause(d.notChecked)}${hint ? `; ${hint}` : ''}).`;
-  return `${stage} ${unproven} ${failing}`;
+  const leads = [
+    ...(hint ? [`${unproven} (${notCheckedClause(d.notChecked)}; ${hint})`] : []),
+    `${unproven} (${notCheckedClause(d.notChecked)})`,
+    `${unproven} (see below)`,
+  ];
+  const failing = d.counts.nodes - d.counts.fitting - d.counts.unproven;
+  // Leave room for a clause about the failing nodes, if any.
+  const room = failing > 0 ? 70 : 0;
+  const lead = leads.find((l) => `${head}. ${l}.`.length + room <= headlineLimit) ?? leads[leads.length - 1] ?? unproven;
+  if (failing === 0) return `${head}. ${lead}.`;
+  return failingSentence(d, `${head}. ${lead}`, '; of the others, ');
 }

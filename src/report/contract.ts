@@ -83,7 +83,8 @@ export interface DiagnosisV1 {
   summary: string;
   pod: PodSummary;
   stage: Stage;
-  stageDetail: StageDetail;
+  /** Amounts (a quota's asks, used, hard) as decimal strings in the scheduler's units. */
+  stageDetail: AsJson<StageDetail>;
   /** Absent when there is no Pod object. */
   requests?: RequestsV1;
   preFilter: ReasonV1[];

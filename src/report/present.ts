@@ -4,6 +4,8 @@
 // type is the documented contract (contract.ts, schema/diagnosis.v1.json).
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Reason } from '../engine/model.js';
+import { classifyOps, type AlignedOp } from '../engine/nearmiss/compare.js';
+import type { TextDiff } from '../engine/nearmiss/index.js';
 import { formatResource } from '../engine/quantity/index.js';
 import type { ResourceList } from '../engine/resources/amounts.js';
 import { describeReason } from '../messages/reasons.js';
@@ -20,8 +22,30 @@ function asJson(value: unknown): unknown {
   return value;
 }
 
+function isTextDiff(value: object): value is TextDiff {
+  return 'ops' in value && 'kinds' in value && 'equal' in value && Array.isArray(value.ops);
+}
+
+/**
+ * Character detail is for near misses, and only the characters that differ: each with its
+ * 1-based position in either string. At 5,000 nodes the unchanged characters, each with its
+ * Unicode name, were most of the document.
+ */
+function onlyDifferences<T>(value: T): T;
+function onlyDifferences(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v: unknown) => onlyDifferences(v));
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (isTextDiff(value)) {
+    const ops = classifyOps(value.ops)
+      .filter((o) => o.op !== 'same')
+      .map((o): AlignedOp => ({ op: o.op, ...(o.wanted ? { wanted: o.wanted, wantedPosition: o.wantedPos } : {}), ...(o.actual ? { actual: o.actual, actualPosition: o.actualPos } : {}) }));
+    return { equal: value.equal, kinds: value.kinds, ops };
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, onlyDifferences(v)]));
+}
+
 function presentReason(reason: Reason): ReasonV1 {
-  const detail = asJson(reason.detail);
+  const detail = asJson(onlyDifferences(reason.detail));
   // The kind before the message, the rest of its data after.
   return Object.assign({ plugin: reason.plugin, code: reason.code, kind: detail.kind, message: describeReason(reason.detail) }, detail);
 }
@@ -37,7 +61,7 @@ export function present(d: Diagnosis): DiagnosisV1 {
     summary: summarySentence(d),
     pod: d.pod,
     stage: d.stage,
-    stageDetail: d.stageDetail,
+    stageDetail: asJson(d.stageDetail),
     ...(d.requests
       ? {
           requests: {

@@ -12,6 +12,7 @@ import type {
   V1PersistentVolume,
   V1PersistentVolumeClaim,
   V1Pod,
+  V1PodDisruptionBudget,
   V1PriorityClass,
   V1ReplicaSet,
   V1ResourceQuota,
@@ -50,6 +51,8 @@ export interface Collections {
   limitRanges: V1LimitRange[];
   resourceQuotas: V1ResourceQuota[];
   priorityClasses: V1PriorityClass[];
+  /** Read only when a preemption is told (which pods on the nominated node a budget protects). */
+  podDisruptionBudgets: V1PodDisruptionBudget[];
 }
 
 export type CollectionName = keyof Collections;
@@ -104,6 +107,7 @@ export const collectionNames: readonly CollectionName[] = [
   'limitRanges',
   'resourceQuotas',
   'priorityClasses',
+  'podDisruptionBudgets',
 ];
 
 /** Where an object of each kind is kept (events are normalised apart, into ClusterEvent). */
@@ -123,6 +127,7 @@ export const collectionOfKind = {
   LimitRange: 'limitRanges',
   ResourceQuota: 'resourceQuotas',
   PriorityClass: 'priorityClasses',
+  PodDisruptionBudget: 'podDisruptionBudgets',
 } as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
 
 /** How the API and kubectl name each collection's resource. */
@@ -159,6 +164,7 @@ export const apiResources: Record<CollectionName, ApiResource> = {
   limitRanges: api('LimitRange', 'limitranges', ['limits'], '', true),
   resourceQuotas: api('ResourceQuota', 'resourcequotas', ['quota'], '', true),
   priorityClasses: api('PriorityClass', 'priorityclasses', ['pc'], 'scheduling.k8s.io', false),
+  podDisruptionBudgets: api('PodDisruptionBudget', 'poddisruptionbudgets', ['pdb'], 'policy', true),
 };
 
 export function emptyCollections(): Collections {
@@ -179,6 +185,7 @@ export function emptyCollections(): Collections {
     limitRanges: [],
     resourceQuotas: [],
     priorityClasses: [],
+    podDisruptionBudgets: [],
   };
 }
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { present } from '../../src/report/present.js';
 import { ruleSet } from '../../src/plugins.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
@@ -38,6 +39,8 @@ for (const [nodes, perNode] of [
   const snapshot: Snapshot = { source: { kind: 'dump', description: 'synthetic' }, objects: { ...emptyCollections(), nodes: cluster.nodes, pods: cluster.pods }, gaps: [] };
   const outcome = await time(`diagnose: ${nodes} nodes, ${nodes * perNode} pods`, () => diagnose(ruleSet, snapshot, { namespace: 'shop', name: 'web-0' }));
   if (outcome.kind !== 'diagnosis') throw new Error('bench pod not found');
+  const json = JSON.stringify(present(outcome.diagnosis), null, 2);
+  console.log(`${`-o json size: ${nodes} nodes`.padEnd(58)} ${(json.length / 1e6).toFixed(1)} MB`);
   if (nodes === 5000) {
     const dir = mkdtempSync(path.join(tmpdir(), 'why-pending-bench-'));
     const file = path.join(dir, 'cluster.json');

@@ -22,8 +22,8 @@ describe('output', () => {
     expect(run.code).toBe(0);
     const first = run.stdout.split('\n')[0] ?? '';
     expect(first).toContain('0 of 5 nodes fit');
-    expect(first).toContain('3 carry taint dedicated=gpu:NoSchedule');
-    expect(first).toContain('2 have 1500m cpu free and the pod asks 2');
+    expect(first).toContain('3 nodes carry taint dedicated=gpu:NoSchedule');
+    expect(first).toContain('2 nodes have 3000m cpu free in total but at most 1500m on one (pod asks 2000m)');
     expect(run.stdout).not.toContain('\u001b[');
   });
 

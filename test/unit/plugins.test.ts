@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Detail } from '../../src/engine/model.js';
 import NodePorts from '../../src/engine/rules/NodePorts.js';
 import { filterWording } from '../../src/engine/scheduler-message/catalog.js';
-import { mark, plugin, type Plugin } from '../../src/messages/plugin.js';
+import { plugin, type Plugin } from '../../src/messages/plugin.js';
 import { filterPluginOrder, plugins, ruleSet } from '../../src/plugins.js';
 
 type AnyPlugin = Plugin<string, Detail>;
@@ -27,6 +27,7 @@ function problemsOf(p: AnyPlugin): string[] {
     for (const kind of kinds) if (typeof table[kind] !== 'function') problems.push(`${p.name}: no ${what} for ${kind}`);
     for (const kind of Object.keys(table)) if (!kinds.includes(kind)) problems.push(`${p.name}: a ${what} for ${kind}, which its rule does not declare`);
   }
+  for (const kind of Object.keys(p.headline ?? {})) if (!kinds.includes(kind)) problems.push(`${p.name}: a headline for ${kind}, which its rule does not declare`);
   return problems;
 }
 
@@ -69,13 +70,13 @@ describe('an incomplete plugin', () => {
     const messages = { hostPortInUse: () => 'taken' };
     const made = [
       // @ts-expect-error a kind without a message
-      plugin(NodePorts, { purpose: 'ports', wordings: [wording], messages: {}, short: { hostPortInUse: mark } }),
+      plugin(NodePorts, { purpose: 'ports', wordings: [wording], messages: {}, short: { hostPortInUse: () => 'port taken' } }),
       // @ts-expect-error a kind without a short form
       plugin(NodePorts, { purpose: 'ports', wordings: [wording], messages, short: {} }),
       // @ts-expect-error no wording
-      plugin(NodePorts, { purpose: 'ports', wordings: [], messages, short: { hostPortInUse: mark } }),
+      plugin(NodePorts, { purpose: 'ports', wordings: [], messages, short: { hostPortInUse: () => 'port taken' } }),
       // @ts-expect-error a message for a kind the rule does not return
-      plugin(NodePorts, { purpose: 'ports', wordings: [wording], messages: { ...messages, portsExhausted: () => '' }, short: { hostPortInUse: mark } }),
+      plugin(NodePorts, { purpose: 'ports', wordings: [wording], messages: { ...messages, portsExhausted: () => '' }, short: { hostPortInUse: () => 'port taken' } }),
     ];
     expect(made.map((p) => problemsOf(p as unknown as AnyPlugin).length > 0)).toEqual([true, true, true, true]);
   });

@@ -32,6 +32,30 @@ describe('present', () => {
     expectValidDiagnosis(doc);
   });
 
+  it('gives character detail only for the characters that differ, each with its position', async () => {
+    const doc = present(await example());
+    const taint = doc.nodes.flatMap((n) => n.reasons).find((r) => r.kind === 'untoleratedTaint');
+    // "GPU" against "gpu": three changed characters, no unchanged ones.
+    expect(taint).toMatchObject({
+      nearest: {
+        mismatches: [
+          {
+            field: 'value',
+            diff: {
+              kinds: ['case'],
+              ops: [
+                { op: 'changed', wanted: { char: 'G' }, wantedPosition: 1, actual: { char: 'g' }, actualPosition: 1 },
+                { op: 'changed', wantedPosition: 2 },
+                { op: 'changed', wantedPosition: 3 },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(JSON.stringify(doc)).not.toContain('"op":"same"');
+  });
+
   it('leaves the diagnosis as it was', async () => {
     const d = await example();
     const before = structuredClone(d);

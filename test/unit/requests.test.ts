@@ -91,8 +91,8 @@ describe('podRequests', () => {
       })
       .obj();
     expect(podRequests(p).origins).toEqual([
-      { container: 'app', resource: 'cpu', from: 'limits' },
-      { container: 'side', resource: 'memory', from: 'limitRange' },
+      { container: 'app', resource: 'cpu', quantity: '2', from: 'limits', evidence: 'podSpec' },
+      { container: 'side', resource: 'memory', quantity: '64Mi', from: 'limitRange', evidence: 'limitRangerAnnotation' },
     ]);
   });
 });

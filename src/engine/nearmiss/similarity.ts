@@ -40,3 +40,23 @@ export function nearest<T>(wanted: string, candidates: readonly T[], key: (t: T)
   }
   return best;
 }
+
+/**
+ * A difference a person makes by accident, worth showing character by character: only
+ * cosmetic differences (letter case, white space, invisible, look-alike or differently
+ * normalized characters), or at most one typo per six characters of the longer string.
+ * `ssd` vs `hdd` or `amd64` vs `arm64` are different values, not slips.
+ */
+export function isNearMiss(diff: TextDiff): boolean {
+  if (diff.equal) return false;
+  if (!diff.kinds.includes('other')) return true;
+  let typos = 0;
+  let wanted = 0;
+  let actual = 0;
+  for (const o of classifyOps(diff.ops)) {
+    if (o.wanted) wanted++;
+    if (o.actual) actual++;
+    if (o.op !== 'same' && o.kinds.includes('other')) typos++;
+  }
+  return typos <= Math.floor(Math.max(wanted, actual) / 6);
+}

@@ -64,7 +64,7 @@ export function formatCount(value: bigint): string {
   return value.toString();
 }
 
-function isByteResource(resourceName: string): boolean {
+export function isByteResource(resourceName: string): boolean {
   return (
     resourceName === 'memory' ||
     resourceName === 'ephemeral-storage' ||

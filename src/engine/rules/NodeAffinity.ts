@@ -4,8 +4,9 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
 import type { FilterRule, RuleReason } from '../model.js';
 import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
-import { compareText, nearest, type TextDiff } from '../nearmiss/index.js';
+import { compareText, isNearMiss, nearest, type TextDiff } from '../nearmiss/index.js';
 
+/** A label of the node that nearly matches what the pod wants; diffs only where they are near misses. */
 export interface LabelNearMiss {
   key: string;
   value: string;
@@ -20,7 +21,10 @@ export interface SelectorEntryMiss {
   operator: string;
   /** The node's value for exactly this key, when it has the key. */
   actual?: string;
-  /** When the node lacks the key: its label whose key is closest. When it has it: the wanted value closest to its value. */
+  /**
+   * Only for a near miss (isNearMiss): when the node lacks the key, its label whose key nearly
+   * matches; when it has it, its value if it nearly matches a wanted one. `ssd` vs `hdd` is not.
+   */
   closest?: LabelNearMiss;
 }
 
@@ -41,13 +45,14 @@ function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<str
     miss.actual = actual;
     const closestValue = nearest(actual, values, (v) => v);
     if (closestValue && requirement.operator === 'In') {
-      miss.closest = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff: compareText(closestValue.item, actual) };
+      const valueDiff = compareText(closestValue.item, actual);
+      if (isNearMiss(valueDiff)) miss.closest = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff };
     }
     return miss;
   }
   if (requirement.operator === 'In' || requirement.operator === 'Exists' || requirement.operator === 'Gt' || requirement.operator === 'Lt') {
     const closestKey = nearest(requirement.key, Object.entries(source), ([key]) => key);
-    if (closestKey && closestKey.score >= 0.5) {
+    if (closestKey && isNearMiss(closestKey.diff)) {
       const [key, value] = closestKey.item;
       const wantedValue = values.length > 0 ? (nearest(value, values, (v) => v)?.item ?? values[0] ?? '') : undefined;
       miss.closest = { key, value, keyDiff: closestKey.diff };

@@ -18,11 +18,12 @@ import {
   type ComparisonOperator,
   type ComparisonOutcome,
 } from '../match/tolerations.js';
-import { compareText, similarity, type TextDiff } from '../nearmiss/index.js';
+import { compareText, isNearMiss, similarity, type TextDiff } from '../nearmiss/index.js';
 
 export type TolerationMismatch =
-  | { field: 'key'; wanted: string; actual: string; diff: TextDiff }
-  | { field: 'value'; wanted: string; actual: string; diff: TextDiff; taintHasNoValue: boolean }
+  /** `diff` only when the two are a near miss (isNearMiss): `cpu` vs `gpu` is another value, not a slip. */
+  | { field: 'key'; wanted: string; actual: string; diff?: TextDiff }
+  | { field: 'value'; wanted: string; actual: string; diff?: TextDiff; taintHasNoValue: boolean }
   | { field: 'effect'; wanted: string; actual: string; preferNoScheduleAgainstNoSchedule: boolean }
   /** An operator the API never accepts ("exists", "In"): no scheduler tolerates anything with it. */
   | { field: 'operator'; wanted: string; actual: string; accepted: readonly string[] };
@@ -31,6 +32,14 @@ export interface NearestToleration {
   toleration: V1Toleration;
   index: number;
   mismatches: TolerationMismatch[];
+}
+
+/**
+ * The nearest toleration is a near miss (a slip worth showing character by character) when
+ * every key or value it gets wrong is near (has a diff); a wrong effect or operator always is.
+ */
+export function isNearToleration(nearest: NearestToleration): boolean {
+  return nearest.mismatches.every((m) => (m.field !== 'key' && m.field !== 'value') || m.diff !== undefined);
 }
 
 /** A Gt/Lt toleration for this taint's key and effect whose comparison does not hold. */
@@ -49,15 +58,20 @@ export interface UntoleratedTaintDetail {
   comparisons?: ComparisonMiss[];
 }
 
+function nearDiff(wanted: string, actual: string): { diff?: TextDiff } {
+  const diff = compareText(wanted, actual);
+  return isNearMiss(diff) ? { diff } : {};
+}
+
 function tolerationMismatches(toleration: V1Toleration, taint: V1Taint): TolerationMismatch[] {
   const out: TolerationMismatch[] = [];
   const key = toleration.key ?? '';
-  if (key && key !== taint.key) out.push({ field: 'key', wanted: key, actual: taint.key, diff: compareText(key, taint.key) });
+  if (key && key !== taint.key) out.push({ field: 'key', wanted: key, actual: taint.key, ...nearDiff(key, taint.key) });
   const operator = toleration.operator || 'Equal';
   if (operator === 'Equal') {
     const wanted = toleration.value ?? '';
     const actual = taint.value ?? '';
-    if (wanted !== actual) out.push({ field: 'value', wanted, actual, diff: compareText(wanted, actual), taintHasNoValue: actual === '' });
+    if (wanted !== actual) out.push({ field: 'value', wanted, actual, ...nearDiff(wanted, actual), taintHasNoValue: actual === '' });
   } else if (!acceptedOperators.includes(operator)) {
     out.push({ field: 'operator', wanted: operator, actual: acceptedOperators.join(', '), accepted: acceptedOperators });
   }

@@ -2,7 +2,7 @@
 import rule from '../../engine/rules/DynamicResources.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { plugin } from '../plugin.js';
 
 export default plugin(rule, {
   purpose: 'the node cannot satisfy the pod\'s resource claims (DRA)',
@@ -27,7 +27,7 @@ export default plugin(rule, {
     resourceClaimSourceMissing: (d) => `resource claim ${quote(d.podClaim)} of ${d.pod} names neither a ResourceClaim nor a ResourceClaimTemplate`,
   },
   short: {
-    resourceClaimNotCreated: mark,
-    resourceClaimSourceMissing: mark,
+    resourceClaimNotCreated: () => 'claim not created yet',
+    resourceClaimSourceMissing: () => 'claim source missing',
   },
 });

@@ -2,7 +2,7 @@
 import rule, { type AffinityTermRef, type PodRef } from '../../engine/rules/InterPodAffinity.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 import { selectorText } from './PodTopologySpread.js';
 
 function namespacesText(t: AffinityTermRef): string {
@@ -25,6 +25,19 @@ function podText(p: PodRef): string {
 function podsText(pods: readonly PodRef[], total: number): string {
   const shown = pods.map(podText).join(', ');
   return total > pods.length ? `${shown} and ${total - pods.length} more` : shown;
+}
+
+/**
+ * Many pods of one owner in a few words: `monitoring/node-exporter-*` for pods sharing a
+ * namespace and a name prefix, else the first name and how many more.
+ */
+function podPattern(pods: readonly { namespace: string; name: string }[]): string {
+  const names = [...new Set(pods.map((p) => `${p.namespace}/${p.name}`))];
+  if (names.length <= 1) return names[0] ?? '';
+  let prefix = names[0] ?? '';
+  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const cut = prefix.replace(/[^-.]*$/, '');
+  return cut.includes('/') && cut.length > cut.indexOf('/') + 2 ? `${cut}* (${names.length} pods)` : `${names[0] ?? ''} and ${names.length - 1} more`;
 }
 
 export default plugin(rule, {
@@ -65,9 +78,45 @@ export default plugin(rule, {
     },
   },
   short: {
-    podAffinityLabelMissing: mark,
-    podAffinityUnmatched: mark,
-    podAntiAffinityConflict: mark,
-    existingPodAntiAffinityConflict: mark,
+    podAffinityLabelMissing: (d) => `no label ${d.terms[0]?.topologyKey ?? ''}`,
+    podAffinityUnmatched: () => 'no affinity pod here',
+    podAntiAffinityConflict: (d) => `anti-affinity: ${plural(d.terms.reduce((n, t) => n + t.podCount, 0), 'pod')}`,
+    existingPodAntiAffinityConflict: (d) => `anti-affinity of ${plural(d.conflictCount, 'pod')}`,
+  },
+  headline: {
+    existingPodAntiAffinityConflict: {
+      key: (d) => {
+        const c = d.conflicts[0];
+        return c ? `${c.pod.namespace}|${c.term.selector ?? ''}|${c.term.topologyKey}` : '';
+      },
+      says: (n, details) => {
+        const c = details[0]?.conflicts[0];
+        const pods = podPattern(details.flatMap((d) => d.conflicts.map((x) => x.pod)));
+        const brief = `${verb(n, 'shares', 'share')} ${c?.term.topologyKey ?? 'a domain'} with ${pods}`;
+        return { text: `${brief}, whose anti-affinity (${selectorText(c?.term.selector ?? null)}) rejects this pod`, brief };
+      },
+    },
+    podAntiAffinityConflict: {
+      key: (d) => `${d.terms[0]?.term.index ?? ''}`,
+      says: (n, details) => {
+        const t = details[0]?.terms[0]?.term;
+        const pods = podPattern(details.flatMap((d) => d.terms.flatMap((x) => x.pods)));
+        return {
+          text: `already ${verb(n, 'has', 'have')} pods its anti-affinity (${selectorText(t?.selector ?? null)}) rejects in the same ${t?.topologyKey ?? 'domain'}: ${pods}`,
+          brief: `already ${verb(n, 'has', 'have')} pods its anti-affinity rejects`,
+        };
+      },
+    },
+    podAffinityUnmatched: {
+      key: (d) => `${d.terms[0]?.term.index ?? ''}`,
+      says: (n, [d]) => {
+        const t = d?.terms[0]?.term;
+        return { text: `${verb(n, 'has', 'have')} no pod its pod affinity wants (${selectorText(t?.selector ?? null)}) in the same ${t?.topologyKey ?? 'domain'}` };
+      },
+    },
+    podAffinityLabelMissing: {
+      key: (d) => d.terms[0]?.topologyKey ?? '',
+      says: (n, [d]) => ({ text: `${verb(n, 'lacks', 'lack')} label ${quote(d?.terms[0]?.topologyKey ?? '')}, the topologyKey of its pod affinity` }),
+    },
   },
 });

@@ -3,8 +3,8 @@
 import rule, { type SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
 import { filterWording, preFilterWording } from '../../engine/scheduler-message/catalog.js';
 import { diffKinds } from '../differences.js';
-import { quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { quote, visible } from '../format.js';
+import { plugin, verb, type Clause } from '../plugin.js';
 
 function selectorMissText(m: SelectorEntryMiss): string {
   if (m.operator === 'emptyTerm') return 'an empty term matches no node';
@@ -23,6 +23,38 @@ function firstMiss(misses: readonly SelectorEntryMiss[]): string {
   const first = misses[0];
   if (!first) return 'no match';
   return first.actual !== undefined ? `${first.key}=${first.actual}` : `no ${first.key}`;
+}
+
+function wantedText(m: SelectorEntryMiss): string {
+  const key = visible(m.key);
+  return m.wanted.length === 1 && m.operator === 'In' ? `${key}=${visible(m.wanted[0] ?? '')}` : `${key} ${m.operator}${m.wanted.length > 0 ? ` (${m.wanted.map(visible).join(', ')})` : ''}`;
+}
+
+/** The term a node comes closest to satisfying: fewest unmet requirements, then the first. */
+function closestTerm<T extends { misses: readonly SelectorEntryMiss[] }>(terms: readonly T[]): T | undefined {
+  return terms.reduce<T | undefined>((best, t) => (!best || t.misses.length < best.misses.length ? t : best), undefined);
+}
+
+/** What the nodes have instead of the wanted entry: `has disktype=hdd`, `have no label disktype`. */
+function insteadText(n: number, misses: readonly SelectorEntryMiss[]): string {
+  const first = misses[0];
+  if (!first || first.operator === 'emptyTerm') return '';
+  if (first.operator === 'NotIn' || first.operator === 'DoesNotExist') return '';
+  const values = [...new Set(misses.map((m) => m.actual))];
+  if (values.length === 1 && values[0] === undefined) return ` (${verb(n, 'has', 'have')} no label ${visible(first.key)})`;
+  // A value that nearly matches says how it differs: `storage-tier=nvme (a non-breaking space)`.
+  const near = (v: string) => {
+    const diff = misses.find((m) => m.actual === v)?.closest?.valueDiff;
+    return diff ? diffKinds(diff.kinds).replace(/^ \(differs by (.*)\)$/, ' ($1)') : '';
+  };
+  const shown = values.slice(0, 3).map((v) => (v === undefined ? 'no label' : `${visible(first.key)}=${visible(v)}${near(v)}`));
+  return ` (${verb(n, 'has', 'have')} ${shown.join(', ')}${values.length > 3 ? ', ...' : ''})`;
+}
+
+function selectorClause(what: string, n: number, misses: readonly SelectorEntryMiss[]): Clause {
+  const first = misses[0];
+  const brief = `${verb(n, 'does', 'do')} not match its ${what}${first ? ` ${wantedText(first)}` : ''}`;
+  return { text: `${brief}${insteadText(n, misses)}`, brief };
 }
 
 export default plugin(rule, {
@@ -47,6 +79,20 @@ export default plugin(rule, {
     nodeSelectorMismatch: (d) => firstMiss(d.misses),
     requiredAffinityMismatch: (d) => firstMiss(d.terms.flatMap((t) => t.misses)),
     outsidePreFilterNodes: () => 'not named',
-    affinityTermsConflict: mark,
+    affinityTermsConflict: () => 'terms conflict',
+  },
+  headline: {
+    nodeSelectorMismatch: {
+      key: (d) => (d.misses[0] ? wantedText(d.misses[0]) : ''),
+      says: (n, details) => selectorClause('nodeSelector', n, details.flatMap((d) => d.misses.slice(0, 1))),
+    },
+    requiredAffinityMismatch: {
+      key: (d) => {
+        const term = closestTerm(d.terms);
+        return term?.misses[0] ? `${term.index}|${wantedText(term.misses[0])}` : '';
+      },
+      says: (n, details) => selectorClause('required node affinity', n, details.flatMap((d) => closestTerm(d.terms)?.misses.slice(0, 1) ?? [])),
+    },
+    outsidePreFilterNodes: { key: () => '', says: (n) => ({ text: `${verb(n, 'is', 'are')} not among the nodes its matchFields name` }) },
   },
 });

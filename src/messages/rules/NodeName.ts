@@ -2,7 +2,7 @@
 import rule from '../../engine/rules/NodeName.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { quote } from '../format.js';
-import { plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 
 export default plugin(rule, {
   purpose: 'the pod names another node in spec.nodeName',
@@ -16,5 +16,8 @@ export default plugin(rule, {
   },
   short: {
     nodeNameMismatch: (d) => `wants ${d.wanted}`,
+  },
+  headline: {
+    nodeNameMismatch: { key: (d) => d.wanted, says: (n, [d]) => ({ text: `${verb(n, 'is not', 'are not')} ${quote(d?.wanted ?? '')}, the node its spec.nodeName names` }) },
   },
 });

@@ -1,7 +1,7 @@
 // NodePorts: what it checks, its messages and short forms, and the scheduler's wordings.
 import rule, { type HostPort, type PortHolder, type PortOverlap } from '../../engine/rules/NodePorts.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import { plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 
 function address(p: HostPort): string {
   return `${p.hostIP}:${p.port}/${p.protocol}`;
@@ -29,5 +29,16 @@ export default plugin(rule, {
   },
   short: {
     hostPortInUse: (d) => `port ${d.wanted.port}/${d.wanted.protocol} taken`,
+  },
+  headline: {
+    hostPortInUse: {
+      key: (d) => `${d.wanted.port}/${d.wanted.protocol}`,
+      says: (n, details) => {
+        const users = [...new Set(details.flatMap((d) => d.usedBy.map((u) => `${u.namespace}/${u.name}`)))];
+        const port = details[0] ? `${details[0].wanted.port}/${details[0].wanted.protocol}` : '';
+        const brief = `already ${verb(n, 'has', 'have')} host port ${port} in use`;
+        return { text: users.length === 1 ? `${brief} (by ${users[0] ?? ''})` : brief, brief };
+      },
+    },
   },
 });

@@ -2,8 +2,44 @@
 // the scheduler's wordings.
 import rule, { type ResourceHolder } from '../../engine/rules/NodeResourcesFit.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import { list, plural, quantity } from '../format.js';
-import { plugin } from '../plugin.js';
+import type { InsufficientResourceDetail } from '../../engine/rules/NodeResourcesFit.js';
+import { list, plural, quantitiesAlike, quantity } from '../format.js';
+import { plugin, verb, type Clause } from '../plugin.js';
+
+const max = (values: readonly bigint[]): bigint => values.reduce((a, b) => (b > a ? b : a), 0n);
+
+/**
+ * Nodes short of one resource, in one clause. When they have enough free between them but no
+ * single node has it, say both numbers: that is fragmentation, and the fix differs.
+ */
+function shortOf(n: number, details: readonly InsufficientResourceDetail[]): Clause {
+  const first = details[0];
+  if (!first) return { text: '' };
+  const r = first.resource;
+  if (r === 'pods') return { text: `already ${verb(n, 'runs its', 'run their')} maximum number of pods` };
+  const frees = details.map((d) => (d.free > 0n ? d.free : 0n));
+  const most = max(frees);
+  const total = frees.reduce((a, b) => a + b, 0n);
+  if (details.every((d) => d.allocatable === 0n)) return { text: `${verb(n, 'has', 'have')} no ${r} at all` };
+  if (details.every((d) => d.exceedsAllocatable)) {
+    const [alloc = '', asked = ''] = quantitiesAlike(r, [max(details.map((d) => d.allocatable)), first.requested]);
+    return { text: `${verb(n, 'has', 'have')} ${n > 1 ? 'at most ' : ''}${alloc} ${r} allocatable in all, less than the ${asked} the pod asks` };
+  }
+  const [mostText = '', totalText = '', asked = ''] = quantitiesAlike(r, [most, total, first.requested]);
+  if (n > 1 && total >= first.requested) {
+    return {
+      text: `${verb(n, 'has', 'have')} ${totalText} ${r} free in total but at most ${mostText} on one (pod asks ${asked})`,
+      brief: `${verb(n, 'has', 'have')} ${frees.every((f) => f === most) ? '' : 'at most '}${mostText} ${r} free (pod asks ${asked})`,
+    };
+  }
+  const uniform = frees.every((f) => f === most);
+  const least = details.reduce((a, d) => (d.short < a ? d.short : a), first.short);
+  const [leastText = ''] = quantitiesAlike(r, [least]);
+  return {
+    text: `${verb(n, 'has', 'have')} ${n > 1 && !uniform ? 'at most ' : ''}${mostText} ${r} free (pod asks ${asked})`,
+    brief: `${verb(n, 'is', 'are')} ${n > 1 && details.some((d) => d.short !== least) ? 'at least ' : ''}${leastText} ${r} short`,
+  };
+}
 
 /** "inference/llama-8b-0 (1), inference/ocr-0 (1) and 2 more pods": who to move to free the resource. */
 export function holdersText(resource: string, holders: ResourceHolder[], count: number): string {
@@ -33,6 +69,9 @@ export default plugin(rule, {
     },
   },
   short: {
-    insufficientResource: (d) => (d.resource === 'pods' ? `pods ${d.used}/${d.allocatable}` : `${d.resource} short ${quantity(d.resource, d.short)}`),
+    insufficientResource: (d) => (d.resource === 'pods' ? `pods ${d.used}/${d.allocatable}` : `${d.resource} short ${quantitiesAlike(d.resource, [d.short]).join('')}`),
+  },
+  headline: {
+    insufficientResource: { key: (d) => `${d.resource}|${d.exceedsAllocatable ? 'over' : ''}`, says: shortOf },
   },
 });

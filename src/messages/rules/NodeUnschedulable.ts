@@ -1,7 +1,7 @@
 // NodeUnschedulable: what it checks, its messages and short forms, and the scheduler's wordings.
 import rule from '../../engine/rules/NodeUnschedulable.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import { plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 
 export default plugin(rule, {
   purpose: 'the node is cordoned (spec.unschedulable)',
@@ -16,5 +16,8 @@ export default plugin(rule, {
   },
   short: {
     nodeCordoned: () => 'cordoned',
+  },
+  headline: {
+    nodeCordoned: { key: () => '', says: (n) => ({ text: `${verb(n, 'is', 'are')} cordoned (spec.unschedulable)` }) },
   },
 });

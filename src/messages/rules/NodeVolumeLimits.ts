@@ -2,7 +2,7 @@
 import rule, { type NewVolume } from '../../engine/rules/NodeVolumeLimits.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 
 function volumeName(v: NewVolume): string {
   return v.claim !== undefined ? `claim ${quote(v.claim)}` : `volume ${quote(v.volume)}`;
@@ -25,6 +25,12 @@ export default plugin(rule, {
       `${plural(d.attached + d.adding.length - d.limit, 'volume')} over the limit`,
   },
   short: {
-    csiVolumeLimitExceeded: mark,
+    csiVolumeLimitExceeded: (d) => `volume limit ${d.limit}`,
+  },
+  headline: {
+    csiVolumeLimitExceeded: {
+      key: (d) => d.driver,
+      says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no room for another ${d?.driver ?? ''} volume (limit ${d?.limit ?? ''} per node)` }),
+    },
   },
 });

@@ -3,7 +3,7 @@
 import rule, { type DomainCount, type SpreadConstraintRef } from '../../engine/rules/PodTopologySpread.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { plural, quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 
 export function selectorText(selector: string | null): string {
   if (selector === null) return 'no selector (matches no pod)';
@@ -41,7 +41,17 @@ export default plugin(rule, {
       `node has no label ${quote(d.constraint.topologyKey)}, the topologyKey of ${constraintText(d.constraint)}; the scheduler rejects such a node whatever the counts`,
   },
   short: {
-    spreadSkewExceeded: mark,
-    spreadLabelMissing: mark,
+    spreadSkewExceeded: (d) => `skew ${d.skew} > maxSkew ${d.constraint.maxSkew}`,
+    spreadLabelMissing: (d) => `no label ${d.constraint.topologyKey}`,
+  },
+  headline: {
+    spreadSkewExceeded: {
+      key: (d) => `${d.constraint.index}`,
+      says: (n, [d]) => ({ text: `would break its topology spread on ${d?.constraint.topologyKey ?? ''} (maxSkew ${d?.constraint.maxSkew ?? ''})` }),
+    },
+    spreadLabelMissing: {
+      key: (d) => `${d.constraint.index}`,
+      says: (n, [d]) => ({ text: `${verb(n, 'lacks', 'lack')} label ${quote(d?.constraint.topologyKey ?? '')}, the topologyKey of its topology spread` }),
+    },
   },
 });

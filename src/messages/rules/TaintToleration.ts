@@ -1,20 +1,20 @@
 // TaintToleration: what it checks, its messages (the nearest toleration and how it misses, or
 // the Gt/Lt comparison that does not hold) and short forms, and the scheduler's wordings.
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
-import rule, { type ComparisonMiss, type TolerationMismatch } from '../../engine/rules/TaintToleration.js';
+import rule, { type ComparisonMiss, type TolerationMismatch, type UntoleratedTaintDetail } from '../../engine/rules/TaintToleration.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { diffKinds } from '../differences.js';
-import { quote } from '../format.js';
-import { plugin } from '../plugin.js';
+import { quote, visible } from '../format.js';
+import { plugin, verb } from '../plugin.js';
 
 function mismatchText(m: TolerationMismatch): string {
   switch (m.field) {
     case 'key':
-      return `key ${quote(m.wanted)} vs ${quote(m.actual)}${diffKinds(m.diff.kinds)}`;
+      return `key ${quote(m.wanted)} vs ${quote(m.actual)}${m.diff ? diffKinds(m.diff.kinds) : ''}`;
     case 'value':
       return m.taintHasNoValue
         ? `value ${quote(m.wanted)} but the taint has no value (use operator Exists, or drop the value)`
-        : `value ${quote(m.wanted)} vs ${quote(m.actual)}${diffKinds(m.diff.kinds)}`;
+        : `value ${quote(m.wanted)} vs ${quote(m.actual)}${m.diff ? diffKinds(m.diff.kinds) : ''}`;
     case 'effect':
       return m.preferNoScheduleAgainstNoSchedule
         ? `effect PreferNoSchedule does not tolerate NoSchedule`
@@ -43,10 +43,26 @@ function comparisonText(c: ComparisonMiss): string {
 }
 
 /** A few words for the summary sentence: "800 is not greater than 950". */
-export function comparisonShort(c: ComparisonMiss): string {
+function comparisonShort(c: ComparisonMiss): string {
   const o = c.outcome;
   if (o.kind === 'invalidValue') return `${o.side === 'taint' ? 'taint' : 'toleration'} value ${quote(o.value)} is not an integer ${c.operator} can compare`;
   return `${o.taintValue} is not ${c.operator === 'Gt' ? 'greater' : 'less'} than ${o.tolerationValue}`;
+}
+
+/** How the nearest toleration misses, in a few words: `value "GPU" (letter case)`, `effect PreferNoSchedule`. */
+function missesBriefly(m: TolerationMismatch): string {
+  if (m.field === 'effect' || m.field === 'operator') return `${m.field} ${m.wanted}`;
+  const wanted = `${m.field} ${quote(visible(m.wanted))}`;
+  if (m.field === 'value' && m.taintHasNoValue) return `${wanted} (the taint has none: use Exists)`;
+  return m.diff ? `${wanted}${diffKinds(m.diff.kinds).replace(/^ \(differs by (.*)\)$/, ' ($1)')}` : wanted;
+}
+
+/** Why the pod's tolerations miss this taint, for the headline. */
+function whyUntolerated(d: UntoleratedTaintDetail): string {
+  const cmp = d.comparisons?.[0];
+  if (d.nearest) return `, which its toleration misses by ${d.nearest.mismatches.map(missesBriefly).join(' and ')}`;
+  if (cmp) return `, which its toleration ${visible(formatToleration(cmp.toleration))} does not match (${comparisonShort(cmp)})`;
+  return ', which it does not tolerate';
 }
 
 // KEP-5471: alpha since v1.35 and still off by default in v1.37. The pod passed validation, so
@@ -78,5 +94,22 @@ export default plugin(rule, {
   },
   short: {
     untoleratedTaint: (d) => formatTaint(d.taint),
+  },
+  headline: {
+    // Grouped by the taint's key and effect and the toleration that misses it: nodes tainted
+    // sla=800 and sla=0950 that one Gt toleration misses are one cause.
+    untoleratedTaint: {
+      key: (d) => `${d.taint.key}:${d.taint.effect}|${d.nearest ? formatToleration(d.nearest.toleration) : ''}|${d.comparisons?.[0] ? formatToleration(d.comparisons[0].toleration) : ''}`,
+      says: (n, details) => {
+        const [d] = details;
+        if (!d) return { text: '' };
+        const values = [...new Set(details.map((x) => x.taint.value ?? ''))];
+        const taint = values.length === 1 ? visible(formatTaint(d.taint)) : `${visible(d.taint.key)}:${d.taint.effect} (values ${values.slice(0, 3).map(visible).join(', ')}${values.length > 3 ? ', ...' : ''})`;
+        const brief = `${verb(n, 'carries', 'carry')} taint ${taint}`;
+        const tol = d.nearest?.toleration ?? d.comparisons?.[0]?.toleration;
+        const why = values.length === 1 ? whyUntolerated(d) : tol ? `, which its toleration ${visible(formatToleration(tol))} does not match` : whyUntolerated(d);
+        return { text: `${brief}${why}`, brief };
+      },
+    },
   },
 });

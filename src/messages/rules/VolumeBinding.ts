@@ -3,7 +3,7 @@ import { formatRequirement } from '../../engine/match/nodeSelector.js';
 import rule, { type ImmediateCause, type TermMiss, type UnbindableClaim, type VolumeRejection } from '../../engine/rules/VolumeBinding.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 import { podPinClause, provisioningClause } from '../volumeStory.js';
 
 function termText(t: TermMiss): string {
@@ -99,15 +99,29 @@ export default plugin(rule, {
     boundVolumeMissing: (d) => `claim ${quote(d.claim)} is bound to PV ${quote(d.pv)}, which does not exist`,
   },
   short: {
-    bindingClaimNotFound: mark,
-    bindingClaimLost: mark,
-    bindingClaimBeingDeleted: mark,
-    ephemeralClaimNotForPod: mark,
-    unboundImmediateClaims: mark,
-    localVolumesNoCommonNode: mark,
-    outsideLocalVolumeNodes: mark,
-    volumeNodeAffinityConflict: mark,
-    noAvailableVolumeToBind: mark,
-    boundVolumeMissing: mark,
+    bindingClaimNotFound: () => 'claim not found',
+    bindingClaimLost: () => 'claim lost',
+    bindingClaimBeingDeleted: () => 'claim being deleted',
+    ephemeralClaimNotForPod: () => 'claim owned by another',
+    unboundImmediateClaims: () => 'claim unbound',
+    localVolumesNoCommonNode: () => 'local PVs on different nodes',
+    outsideLocalVolumeNodes: () => "not the local PV's node",
+    volumeNodeAffinityConflict: (d) => `PV ${d.pv} affinity`,
+    noAvailableVolumeToBind: () => 'no PV to bind',
+    boundVolumeMissing: () => 'bound PV missing',
+  },
+  headline: {
+    noAvailableVolumeToBind: {
+      key: (d) => d.claims.map((c) => c.claim).join(','),
+      says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no PersistentVolume that claim ${d?.claims.map((c) => c.claim).join(', ') ?? ''} can bind and cannot provision one there` }),
+    },
+    outsideLocalVolumeNodes: {
+      key: (d) => d.volumes.map((v) => v.pv).join(','),
+      says: (n, [d]) => ({ text: `${verb(n, 'is not', 'are not')} the node of its local PV ${d?.volumes.map((v) => v.pv).join(', ') ?? ''}` }),
+    },
+    volumeNodeAffinityConflict: {
+      key: (d) => d.pv,
+      says: (n, [d]) => ({ text: `${verb(n, 'does', 'do')} not match the node affinity of PV ${d?.pv ?? ''} (claim ${d?.claim ?? ''})` }),
+    },
   },
 });

@@ -2,7 +2,7 @@
 import rule, { type DiskRef } from '../../engine/rules/VolumeRestrictions.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 
 const diskNames: Record<DiskRef['type'], string> = {
   gcePersistentDisk: 'GCE persistent disk',
@@ -43,8 +43,21 @@ export default plugin(rule, {
         .join('; ') + '; only one pod at a time may use it, on any node',
   },
   short: {
-    restrictionsClaimNotFound: mark,
-    diskConflict: mark,
-    readWriteOncePodInUse: mark,
+    restrictionsClaimNotFound: () => 'claim not found',
+    diskConflict: () => 'disk in use',
+    readWriteOncePodInUse: () => 'RWOP claim in use',
+  },
+  headline: {
+    readWriteOncePodInUse: {
+      key: (d) => d.claims.map((c) => c.claim).join(','),
+      says: (n, [d]) => {
+        const c = d?.claims[0];
+        return { text: `cannot take ReadWriteOncePod claim ${c?.claim ?? ''}, already used by ${c?.usedBy.map((u) => u.pod).join(', ') ?? ''}`, brief: `cannot take ReadWriteOncePod claim ${c?.claim ?? ''}` };
+      },
+    },
+    diskConflict: {
+      key: (d) => d.conflicts.map((c) => c.volume).join(','),
+      says: (n, [d]) => ({ text: `already ${verb(n, 'has', 'have')} a pod using the disk of volume ${d?.conflicts[0]?.volume ?? ''}` }),
+    },
   },
 });

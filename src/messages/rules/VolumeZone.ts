@@ -2,7 +2,7 @@
 import rule, { type VolumeZoneMismatch } from '../../engine/rules/VolumeZone.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { quote } from '../format.js';
-import { mark, plugin } from '../plugin.js';
+import { plugin, verb } from '../plugin.js';
 import { podPinClause } from '../volumeStory.js';
 
 function mismatchText(m: VolumeZoneMismatch): string {
@@ -35,7 +35,16 @@ export default plugin(rule, {
     volumeZoneConflict: (d) => `volume zone: ${d.mismatches.map(mismatchText).join('; ')}`,
   },
   short: {
-    volumeZoneLookupFailed: mark,
-    volumeZoneConflict: mark,
+    volumeZoneLookupFailed: () => 'zone lookup failed',
+    volumeZoneConflict: () => 'PV in another zone',
+  },
+  headline: {
+    volumeZoneConflict: {
+      key: (d) => d.mismatches.map((m) => m.pv).join(','),
+      says: (n, [d]) => {
+        const m = d?.mismatches[0];
+        return { text: `${verb(n, 'is', 'are')} outside the ${m?.label ?? 'zone'} of PV ${m?.pv ?? ''} (${m?.values.join(', ') ?? ''})` };
+      },
+    },
   },
 });

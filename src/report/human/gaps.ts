@@ -9,7 +9,7 @@ export function gapLines(d: Diagnosis, colors: Palette): string[] {
   const lines = d.gaps.map((g) => `  ${describeGap(g)}`);
   lines.push(...d.notChecked.map((n) => `  ${describeNotChecked(n)}`));
   if (d.counts.unproven > 0) {
-    lines.push(`  ${d.counts.unproven} node${d.counts.unproven === 1 ? '' : 's'} pass${d.counts.unproven === 1 ? 'es' : ''} everything that was checked (shown as "unknown"; "?" marks a plugin not checked): not proven to fit`);
+    lines.push(`  ${d.counts.unproven} node${d.counts.unproven === 1 ? '' : 's'} pass${d.counts.unproven === 1 ? 'es' : ''} everything that was checked (FITS "unknown" in the table): not proven to fit`);
   }
   const hint = captureHint(d.gaps);
   if (hint) lines.push(`  ${hint}`);

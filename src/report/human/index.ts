@@ -1,5 +1,6 @@
 // The human report: the sentence first, then the node table, then the details.
 import { judgedStages, type Diagnosis } from '../../engine/diagnosis.js';
+import { isNearToleration } from '../../engine/rules/TaintToleration.js';
 import { describeReason } from '../../messages/reasons.js';
 import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
@@ -49,7 +50,7 @@ function otherReasons(d: Diagnosis): string[] {
     for (const r of node.reasons) {
       if (shownElsewhere.has(r.detail.kind)) continue;
       // A taint with a near miss is shown, character by character, under "Near misses".
-      if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest && !r.detail.comparisons) continue;
+      if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest && isNearToleration(r.detail.nearest) && !r.detail.comparisons) continue;
       const text = `${r.plugin}: ${describeReason(r.detail)}`;
       byText.set(text, [...(byText.get(text) ?? []), node.name]);
     }

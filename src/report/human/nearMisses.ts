@@ -4,6 +4,7 @@ import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
 import type { TextDiff } from '../../engine/nearmiss/index.js';
 import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
+import { isNearToleration } from '../../engine/rules/TaintToleration.js';
 import { explainDiff } from '../../messages/nearmiss.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
@@ -50,7 +51,8 @@ export function nearMisses(d: Diagnosis, colors: Palette): string[] {
   for (const node of d.nodes) {
     for (const reason of node.reasons) {
       const detail = reason.detail;
-      if (detail.kind === 'untoleratedTaint' && detail.nearest) {
+      // Character detail only where some field is a near miss; a different value is told in Reasons.
+      if (detail.kind === 'untoleratedTaint' && detail.nearest && isNearToleration(detail.nearest)) {
         const near = detail.nearest;
         const key = `taint|${formatTaint(detail.taint)}|${near.index}`;
         add(key, node.name, () => ({
@@ -58,7 +60,7 @@ export function nearMisses(d: Diagnosis, colors: Palette): string[] {
           lines: near.mismatches.flatMap((m) => {
             if (m.field === 'key' || m.field === 'value') {
               const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
-              return [...diffLines(`toleration ${m.field}`, m.diff, colors), ...extra];
+              return m.diff ? [...diffLines(`toleration ${m.field}`, m.diff, colors), ...extra] : extra;
             }
             if (m.field === 'effect') {
               const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';

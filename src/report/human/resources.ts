@@ -3,7 +3,9 @@ import Table from 'cli-table3';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatResource } from '../../engine/quantity/index.js';
 import type { ResourceList } from '../../engine/resources/amounts.js';
+import { originSentence } from '../../messages/story.js';
 import type { Palette } from '../color.js';
+import { quantitiesAlike } from '../../messages/format.js';
 import { escapeTerminal } from '../escape.js';
 import { kubectlStyle, trimLines } from './tableStyle.js';
 
@@ -26,15 +28,7 @@ export function requestLines(d: Diagnosis, colors: Palette): string[] {
     if (Object.keys(p.podLevel).length > 0) out.push(`  pod-level spec.resources replaces ${escapeTerminal(Object.keys(p.podLevel).join(', '))}: ${show(p.podLevel)}`);
     if (Object.keys(p.overhead).length > 0) out.push(`  + overhead (RuntimeClass) ${show(p.overhead)}`);
   }
-  for (const origin of r.origins) {
-    out.push(
-      escapeTerminal(
-        origin.from === 'limitRange'
-          ? `  ${origin.container}: ${origin.resource} request was set by a LimitRange default (kubernetes.io/limit-ranger)`
-          : `  ${origin.container}: ${origin.resource} request was copied from its limit (no request was written)`,
-      ),
-    );
-  }
+  for (const origin of r.origins) out.push(escapeTerminal(`  ${originSentence(origin)}`));
   return out;
 }
 
@@ -43,10 +37,17 @@ export function shortfallTable(d: Diagnosis): string | undefined {
     n.reasons.flatMap((r) => (r.detail.kind === 'insufficientResource' ? [{ node: n, detail: r.detail }] : [])),
   );
   if (rows.length === 0) return undefined;
-  const table = new Table(kubectlStyle(['NODE', 'RESOURCE', 'POD ASKS', 'ALLOCATABLE', 'REQUESTED (PODS)', 'FREE', 'SHORT BY']));
   const shown = rows.slice(0, 60);
+  // One unit per resource down each column: cpu all in cores or all in millicores.
+  const texts = new Map<string, Map<bigint, string>>();
+  for (const resource of new Set(shown.map((r) => r.detail.resource))) {
+    const amounts = [...new Set(shown.filter((r) => r.detail.resource === resource).flatMap(({ detail: x }) => [x.requested, x.allocatable, x.used, x.free, x.short]))];
+    const written = quantitiesAlike(resource, amounts);
+    texts.set(resource, new Map(amounts.map((a, i) => [a, written[i] ?? ''])));
+  }
+  const table = new Table(kubectlStyle(['NODE', 'RESOURCE', 'POD ASKS', 'ALLOCATABLE', 'USED (PODS)', 'FREE', 'SHORT BY']));
   for (const { node, detail } of shown) {
-    const f = (v: bigint) => formatResource(detail.resource, v);
+    const f = (v: bigint) => texts.get(detail.resource)?.get(v) ?? formatResource(detail.resource, v);
     table.push([
       escapeTerminal(node.name),
       escapeTerminal(detail.resource),

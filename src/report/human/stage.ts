@@ -1,6 +1,7 @@
 // Details that belong to a stage rather than to nodes: admission failures, gates, what a
 // scheduled pod waits for.
-import type { Diagnosis } from '../../engine/diagnosis.js';
+import type { Diagnosis, StageDetail } from '../../engine/diagnosis.js';
+import { limitRangeSentence, neverPreemptsSentence, nominatedPodSentence, quotaSentence } from '../../messages/story.js';
 import type { ClusterEvent } from '../../snapshot/types.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
@@ -11,12 +12,40 @@ function eventLine(e: ClusterEvent): string {
   return escapeTerminal(`  ${when}  ${e.type}  ${e.reason}  ${e.involved.kind}/${e.involved.name}${e.count > 1 ? ` (x${e.count})` : ''}: ${e.message}`);
 }
 
+const shownPods = 12;
+
+function preemptionLines(s: Extract<StageDetail, { stage: 'PreemptionPending' }>, colors: Palette): string[] {
+  const out = [colors.bold(escapeTerminal(`Preemption on node ${s.nominatedNodeName} (this pod's priority: ${s.priority})`))];
+  // Victims first, all of them: they are what the pod waits for.
+  const victims = s.pods.filter((p) => p.role === 'victim');
+  const others = s.pods.filter((p) => p.role !== 'victim');
+  out.push(...[...victims, ...others.slice(0, shownPods)].map((p) => escapeTerminal(`  ${nominatedPodSentence(p)}`)));
+  if (others.length > shownPods) out.push(`  … and ${others.length - shownPods} more pods (-o json has them all)`);
+  if (!s.podsKnown) out.push(escapeTerminal(`  The pods on ${s.nominatedNodeName} were not all read: victims may be missing.`));
+  else if (victims.length === 0) out.push('  No lower-priority pod there is terminating (the victims may be gone already).');
+  if (!s.budgetsKnown && s.pods.some((p) => p.role === 'lowerPriority')) out.push('  PodDisruptionBudgets were not read: whether one protects a lower-priority pod is unknown.');
+  return out;
+}
+
 export function stageLines(d: Diagnosis, colors: Palette): string[] {
   const s = d.stageDetail;
   const out: string[] = [];
   switch (s.stage) {
     case 'AdmissionRejected':
+      if (s.quota.length > 0 || s.limitRange.length > 0) {
+        out.push(
+          colors.bold('Admission arithmetic'),
+          ...s.quota.map((q) => escapeTerminal(`  ${quotaSentence(q, s.template)}`)),
+          ...s.limitRange.map((b) => escapeTerminal(`  ${limitRangeSentence(b)}`)),
+        );
+      }
       out.push(colors.bold(escapeTerminal(`Events on ${s.owner.kind}/${s.owner.name}`)), ...s.failures.slice(-5).map(eventLine));
+      break;
+    case 'Unschedulable':
+      if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
+      break;
+    case 'PreemptionPending':
+      out.push(...preemptionLines(s, colors));
       break;
     case 'SchedulingGated':
       out.push(colors.bold('Scheduling gates'), ...s.gates.map((g) => escapeTerminal(`  ${g}: removed by whatever controller added it; the pod waits until then`)));

@@ -1,11 +1,13 @@
-// The node-by-plugin table. Columns are the plugins that reject at least one node (every
-// plugin with -o wide); a narrow terminal gets one column listing the failing plugins. Large
-// clusters get one row per distinct verdict instead of one per node.
+// The node-by-plugin table. Columns are the plugins that reject (or could not check) at least
+// one node, in the scheduler's filter order, so a node's leftmost failure is the one the
+// scheduler reports. It fits the terminal, 80 columns when unknown (160 with -o wide, which
+// adds the first failure and the pod count): cells are shortened first, then the plugins
+// fold into one column. Large clusters get one row per distinct verdict, not one per node.
 import Table from 'cli-table3';
 import type { NodeVerdict } from '../../engine/diagnosis.js';
 import type { PluginName } from '../../engine/plugins.js';
-import { filterPluginOrder } from '../../plugins.js';
 import { shortReason } from '../../messages/short.js';
+import { filterPluginOrder } from '../../plugins.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { kubectlStyle, trimLines } from './tableStyle.js';
@@ -17,18 +19,27 @@ export interface TableOptions {
 }
 
 const maxRowsPerNode = 40;
-const cellWidth = 30;
+const cellWidths = [40, 30, 22, 16];
 
-function cut(text: string): string {
-  return text.length > cellWidth ? `${text.slice(0, cellWidth - 1)}…` : text;
+// Cut at a word where possible, never inside a short value; the Reasons section has the whole text.
+function cut(text: string, width: number): string {
+  if (text.length <= width) return text;
+  const head = text.slice(0, width - 1);
+  const space = head.lastIndexOf(' ');
+  return `${space > width / 2 ? head.slice(0, space) : head}…`;
 }
 
-function cellFor(node: NodeVerdict, plugin: PluginName, colors: Palette): string {
+function cellText(node: NodeVerdict, plugin: PluginName): string | undefined {
   const reasons = node.reasons.filter((r) => r.plugin === plugin);
-  if (reasons.length === 0) return node.unchecked.includes(plugin) ? colors.yellow('?') : colors.dim('ok');
-  const text = escapeTerminal(reasons.map((r) => shortReason(r.detail)).join(', '));
-  const first = node.reasons[0]?.plugin === plugin;
-  return first ? colors.red(cut(text)) : cut(text);
+  if (reasons.length === 0) return node.unchecked.includes(plugin) ? 'not checked' : undefined;
+  return escapeTerminal(reasons.map((r) => shortReason(r.detail)).join(', '));
+}
+
+function cellFor(node: NodeVerdict, plugin: PluginName, width: number, colors: Palette): string {
+  const text = cellText(node, plugin);
+  if (text === undefined) return colors.dim('ok');
+  if (!node.reasons.some((r) => r.plugin === plugin)) return colors.yellow(cut(text, width));
+  return node.reasons[0]?.plugin === plugin ? colors.red(cut(text, width)) : cut(text, width);
 }
 
 interface Row {
@@ -37,11 +48,11 @@ interface Row {
 }
 
 // Nodes whose cells would read the same share a row.
-function rowsOf(nodes: NodeVerdict[], plugins: PluginName[], colors: Palette): Row[] {
+function rowsOf(nodes: NodeVerdict[], plugins: PluginName[]): Row[] {
   if (nodes.length <= maxRowsPerNode) return nodes.map((n) => ({ names: [n.name], sample: n }));
   const rows = new Map<string, Row>();
   for (const node of nodes) {
-    const key = plugins.map((p) => cellFor(node, p, colors)).join('\u0000') + node.verdict;
+    const key = plugins.map((p) => cellText(node, p) ?? '').join('\u0000') + node.verdict;
     const row = rows.get(key) ?? { names: [], sample: node };
     row.names.push(node.name);
     rows.set(key, row);
@@ -51,26 +62,48 @@ function rowsOf(nodes: NodeVerdict[], plugins: PluginName[], colors: Palette): R
 
 function nameCell(names: string[]): string {
   if (names.length === 1) return escapeTerminal(names[0] ?? '');
-  return escapeTerminal(`${names.slice(0, 2).join(', ')} +${names.length - 2} (${names.length} nodes)`);
+  return escapeTerminal(`${names[0] ?? ''} and ${names.length - 1} more`);
 }
+
+function fitCell(node: NodeVerdict, colors: Palette): string {
+  if (node.verdict === 'fits') return colors.green('yes');
+  return node.verdict === 'unproven' ? colors.yellow('unknown') : colors.red('no');
+}
+
+function render(head: string[], body: string[][]): string {
+  const table = new Table(kubectlStyle(head));
+  table.push(...body);
+  return trimLines(table.toString());
+}
+
+// eslint-disable-next-line no-control-regex -- measuring printed width means skipping colour codes
+const widthOf = (text: string) => Math.max(...text.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').length));
 
 export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
   const { colors } = options;
-  const failing = filterPluginOrder.filter((p) => nodes.some((n) => n.reasons.some((r) => r.plugin === p) || n.unchecked.includes(p)));
-  const plugins: PluginName[] = options.wide ? [...filterPluginOrder] : failing;
-  const perPluginWidth = 20 + plugins.length * 18;
-  const compact = !options.wide && options.columns !== undefined && perPluginWidth > options.columns;
-  const head = compact ? ['NODE', 'FITS', 'FAILS (FIRST AS THE SCHEDULER REPORTS IT)'] : ['NODE', 'FITS', 'FIRST FAILURE', ...plugins];
-  const table = new Table(kubectlStyle(head));
-  for (const row of rowsOf(nodes, plugins, colors)) {
+  const plugins = filterPluginOrder.filter((p) => nodes.some((n) => n.reasons.some((r) => r.plugin === p) || n.unchecked.includes(p)));
+  const limit = options.columns ?? (options.wide ? 160 : 80);
+  const rows = rowsOf(nodes, plugins);
+  const lead = (row: Row) => {
     const node = row.sample;
-    const fits = node.verdict === 'fits' ? colors.green('yes') : node.verdict === 'unproven' ? colors.yellow('unknown') : colors.red('no');
-    if (compact) {
-      const names = [...new Set(node.reasons.map((r) => r.plugin))];
-      table.push([nameCell(row.names), fits, names.join(', ') || '-']);
-    } else {
-      table.push([nameCell(row.names), fits, node.reasons[0]?.plugin ?? '-', ...plugins.map((p) => cellFor(node, p, colors))]);
-    }
+    const wide = options.wide ? [node.reasons[0]?.plugin ?? '-', row.names.length > 1 ? '' : String(node.pods)] : [];
+    return [nameCell(row.names), fitCell(node, colors), ...wide];
+  };
+  const leadHead = ['NODE', 'FITS', ...(options.wide ? ['FIRST FAILURE', 'PODS'] : [])];
+  for (const width of cellWidths) {
+    const table = render([...leadHead, ...plugins], rows.map((row) => [...lead(row), ...plugins.map((p) => cellFor(row.sample, p, width, colors))]));
+    if (widthOf(table) <= limit) return table;
   }
-  return trimLines(table.toString());
+  // Too many plugins for the width: one column lists them, the first (the scheduler's) with its reason.
+  const room = Math.max(24, limit - widthOf(render(leadHead, rows.map(lead))) - 2);
+  return render(
+    [...leadHead, 'FAILS (THE FIRST IS WHAT THE SCHEDULER REPORTS)'],
+    rows.map((row) => {
+      const node = row.sample;
+      const first = node.reasons[0];
+      const others = [...new Set(node.reasons.slice(1).map((r) => r.plugin))].filter((p) => p !== first?.plugin);
+      const text = first ? `${first.plugin}: ${escapeTerminal(shortReason(first.detail))}${others.length > 0 ? `; also ${others.join(', ')}` : ''}` : node.unchecked.length > 0 ? `not checked: ${node.unchecked.join(', ')}` : '-';
+      return [...lead(row), cut(text, room)];
+    }),
+  );
 }

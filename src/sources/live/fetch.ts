@@ -10,7 +10,10 @@
 //      fieldSelector read per node when there are few, one paged read of every non-terminal pod
 //      otherwise; pods that the pod's affinity and spread selectors count; users of its
 //      ReadWriteOncePod claims; the claims and volumes of candidates' pods when volume limits
-//      apply. A pod whose every node fails on node objects alone costs no pod read at all.
+//      apply. A pod whose every node fails on node objects alone costs no pod read at all;
+//   4. a pending preemption: the nominated node's pods, and the PodDisruptionBudgets of the
+//      namespaces of its lower-priority pods; a pod never admitted: the owner that reports it,
+//      the namespace's quotas and LimitRanges (the refusal's arithmetic).
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
 import type { V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { judgedStages } from '../../engine/diagnosis.js';
@@ -248,6 +251,23 @@ class LiveReader {
       this.events(ns, 'reason=FailedCreate', `reading FailedCreate events in namespace ${ns}`),
       this.podNames(ns),
     ]);
+    await this.admissionInputs(ns, name);
+  }
+
+  /**
+   * Never admitted: the owner whose FailedCreate events say so (its pod template is what each
+   * pod asks) and the namespace's quotas and LimitRanges, for the refusal's arithmetic.
+   */
+  private async admissionInputs(ns: string, queryText: string): Promise<void> {
+    const found = resolve(this.snapshot(), { namespace: ns, name: queryText });
+    if (found.found !== 'admissionRejected') return;
+    const r = ownerResource(found.owner.kind);
+    this.progress(`reading what the admission refusal counts: ${kindWord(found.owner.kind)} ${ns}/${found.owner.name}, quotas and limit ranges`);
+    await Promise.all([
+      r && !this.find(r.collection as Exclude<CollectionName, 'events'>, ns, found.owner.name) ? this.getOne(r, ns, found.owner.name, `reading ${kindWord(found.owner.kind)} ${ns}/${found.owner.name}`) : undefined,
+      this.listOf(resources.limitRanges, ns, `listing limit ranges in namespace ${ns}`),
+      this.listOf(resources.resourceQuotas, ns, `listing resource quotas in namespace ${ns}`),
+    ]);
   }
 
   /** Names only (metadata-only lists), for the engine's suggestions. */
@@ -311,7 +331,9 @@ class LiveReader {
     ];
     await Promise.all(children.map((child) => this.eventsOf(ns, child.kind, child.name)));
     const second = resolve(this.snapshot(), { namespace: ns, name: queryText });
-    return second.found === 'pod' ? second.pod : undefined;
+    if (second.found === 'pod') return second.pod;
+    await this.admissionInputs(ns, queryText);
+    return undefined;
   }
 
   // --- stage 2: around the pod ---
@@ -338,7 +360,24 @@ class LiveReader {
     const { stage } = decideStage(snapshot, pod, eventsAbout(snapshot, ref));
     if (!judgedStages.has(stage)) return;
     await Promise.all([nodeName ? this.listNodes() : undefined, stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined]);
-    await this.podsThatMatter(pod);
+    const podsRead = await this.podsThatMatter(pod);
+    if (stage === 'PreemptionPending') await this.nominatedNode(pod, podsRead);
+  }
+
+  /**
+   * PreemptionPending: the nominated node's pods (the victims and those preemption cannot
+   * touch), and the PodDisruptionBudgets of the namespaces of its lower-priority pods.
+   */
+  private async nominatedNode(pod: V1Pod, podsRead: Set<string> | 'all'): Promise<void> {
+    const nominated = pod.status?.nominatedNodeName;
+    if (!nominated) return;
+    if (podsRead !== 'all' && !podsRead.has(nominated)) await this.podsOnNode(nominated);
+    const priority = pod.spec?.priority ?? 0;
+    const lower = this.objects.pods.filter((p) => p.spec?.nodeName === nominated && (p.spec?.priority ?? 0) < priority && !p.metadata?.deletionTimestamp);
+    const namespaces = [...new Set(lower.map(namespaceOf))].sort();
+    if (namespaces.length === 0) return;
+    this.progress(`reading the disruption budgets of ${namespaces.length} namespace${namespaces.length === 1 ? '' : 's'} with pods on ${nominated}`);
+    await Promise.all(namespaces.map((n) => this.listOf(resources.podDisruptionBudgets, n, `listing pod disruption budgets in namespace ${n}`)));
   }
 
   private podEvents(pod: V1Pod): Promise<boolean> {
@@ -410,7 +449,8 @@ class LiveReader {
     if (!(await this.events(undefined, fieldSelector, what, 1))) await this.events(namespaceOf(pod), fieldSelector, what, 1);
   }
 
-  private async podsThatMatter(pod: V1Pod): Promise<void> {
+  /** The nodes whose pods were read one by one, or `all` when every non-terminal pod was listed. */
+  private async podsThatMatter(pod: V1Pod): Promise<Set<string> | 'all'> {
     const ns = namespaceOf(pod);
     const { names } = candidateNodes(ruleSet.rules, pod, this.objects.nodes, this.snapshot());
     const reads: Promise<unknown>[] = [];
@@ -422,7 +462,7 @@ class LiveReader {
     if (names.length === 0) {
       this.progress(this.objects.nodes.length === 0 ? 'no node could be read: no pod list needed' : 'every node fails on node objects alone: no pod list needed');
       await Promise.all(reads);
-      return;
+      return new Set();
     }
     const selections = podSelections(pod);
     const everything = selections.some((s) => s.namespace === undefined && s.labelSelector === '');
@@ -440,6 +480,7 @@ class LiveReader {
     }
     await Promise.all(reads);
     await this.neighbourVolumes(pod, names);
+    return names.length <= this.perObjectReadsUpTo && !everything ? new Set(names) : 'all';
   }
 
   private async podsOnNode(node: string): Promise<void> {

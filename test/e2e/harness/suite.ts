@@ -62,7 +62,8 @@ const anyPodName = (text: string | undefined): string | undefined => text?.repla
  *   gaps                  a dump lacks the kinds `kubectl get` was not asked for (daemonsets,
  *                         cronjobs) and kinds with no object (csinodes), reported as
  *                         absentFromDump; a live read by a full reader has none;
- *   requests.origins from "limits"   found from managedFields, which `kubectl get -o yaml` omits;
+ *   requests.origins from "limits"   proven live by managedFields, which `kubectl get -o yaml` omits
+ *                         (a dump proves them by the owner's template, or not at all);
  *   counts.nodes when no node is judged (nodes: [] in both): for a pod-less owner it counts
  *                         the nodes the source holds; a live read reads none, a dump has all;
  *   FailedCreate events (stageDetail.failures, ownerEvents, summary): compared without the pod

@@ -36,7 +36,7 @@ describe('TaintToleration rejects, naming the nearest toleration', () => {
     expect(d.nearest?.index).toBe(0);
     expect(d.nearest?.mismatches.map((m) => m.field)).toEqual(['value']);
     const m = d.nearest?.mismatches[0];
-    expect(m?.field === 'value' && m.diff.kinds).toEqual(['case']);
+    expect(m?.field === 'value' && m.diff?.kinds).toEqual(['case']);
   });
 
   it.each([
@@ -49,7 +49,7 @@ describe('TaintToleration rejects, naming the nearest toleration', () => {
     const d = reason?.detail;
     if (d?.kind !== 'untoleratedTaint') throw new Error('wrong kind');
     const m = d.nearest?.mismatches.find((x) => x.field === field);
-    expect(m && 'diff' in m ? m.diff.kinds : undefined).toEqual(kinds);
+    expect(m && 'diff' in m ? m.diff?.kinds : undefined).toEqual(kinds);
   });
 
   it('a PreferNoSchedule toleration against a NoSchedule taint', () => {
