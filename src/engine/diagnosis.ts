@@ -30,8 +30,65 @@ export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable',
 export interface ContainerWait {
   container: string;
   init: boolean;
+  /** The kubelet's waiting reason (ImagePullBackOff, CreateContainerConfigError, CrashLoopBackOff, ...). */
   reason: string;
   message?: string;
+  /** How many times the kubelet restarted it (absent when no status says). */
+  restartCount?: number;
+  /** How its previous run ended: an init container crash-looping shows its exit code here. */
+  lastTermination?: { exitCode: number; reason?: string; message?: string; finishedAt?: number };
+}
+
+/** An ordinary init container still running: the next ones and the pod's containers wait for it to exit 0. */
+export interface InitRunning {
+  container: string;
+  restartCount: number;
+  startedAt?: number;
+}
+
+/** A node condition as data; times in ms since the epoch. */
+export interface ConditionState {
+  status: string;
+  reason?: string;
+  message?: string;
+  /** lastTransitionTime: since when the status holds. */
+  since?: number;
+  /** lastHeartbeatTime: when the kubelet last reported it. */
+  heartbeat?: number;
+}
+
+/** Events of one reason: counts summed, distinct messages newest first. */
+export interface EventGroup {
+  reason: string;
+  /** Normal or Warning, as the newest event of the reason says. */
+  type: string;
+  count: number;
+  /** The newest occurrence, ms since the epoch. */
+  time?: number;
+  /** Distinct messages, newest first, at most three. */
+  messages: string[];
+  /** Distinct messages beyond those kept. */
+  moreMessages: number;
+  reporter: string;
+}
+
+/** What happened to a pod since the scheduler bound it (engine/story/bound.ts). */
+export interface BoundStory {
+  /** When it was bound: PodScheduled=True's lastTransitionTime, else the Scheduled event. */
+  scheduledAt?: number;
+  /** The node's Ready condition, when the node and the condition are known. */
+  nodeReadyCondition?: ConditionState;
+  /** Whether the kubelet has reported any container status: none at all means it has not taken the pod up. */
+  containerStatusesReported: boolean;
+  /** status.startTime: when the kubelet acknowledged the pod. */
+  kubeletStartTime?: number;
+  /** Waiting containers, init containers first, each list in spec order. */
+  waiting: ContainerWait[];
+  initRunning?: InitRunning;
+  /** The pod's Warning events by reason, newest first. */
+  warnings: EventGroup[];
+  /** The newest time in the input; ages are measured against it (the engine has no clock). */
+  asOf?: number;
 }
 
 export type StageDetail =
@@ -45,14 +102,13 @@ export type StageDetail =
   | { stage: 'Unschedulable'; neverPreempts?: NeverPreempts }
   /** The nominated node's pods: the victims being waited for, and those preemption cannot touch. */
   | ({ stage: 'PreemptionPending'; nominatedNodeName: string } & PreemptionStory)
-  | {
+  | ({
       stage: 'ScheduledNotRunning';
       nodeName: string;
       nodeExists: boolean | undefined;
       nodeReady: boolean | undefined;
-      waiting: ContainerWait[];
       events: ClusterEvent[];
-    }
+    } & BoundStory)
   | { stage: 'NotPending'; phase: string; reason?: string; message?: string };
 
 /**

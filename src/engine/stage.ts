@@ -3,7 +3,8 @@
 // scheduler sees it; a scheduler that never wrote anything about the pod may not exist.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
-import type { ContainerWait, StageDetail } from './diagnosis.js';
+import type { StageDetail } from './diagnosis.js';
+import { boundStory } from './story/bound.js';
 import { neverPreempts, preemptionStory } from './story/preemption.js';
 
 const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp'];
@@ -27,8 +28,8 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
       nodeName,
       nodeExists,
       nodeReady: ready ? ready.status === 'True' : undefined,
-      waiting: containerWaits(pod),
       events: podEvents.filter((e) => e.type === 'Warning' || e.reason === 'Pulling'),
+      ...boundStory(snapshot, pod, node, podEvents),
     };
   }
   const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name);
@@ -45,16 +46,4 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
   const schedulerSeenElsewhere = snapshot.objects.events.some((e) => e.reporter === schedulerName && schedulingReasons.includes(e.reason));
   const eventsCaptured = !snapshot.gaps.some((g) => g.collection === 'events');
   return { stage: 'NoScheduler', schedulerName, schedulerSeenElsewhere, eventsCaptured };
-}
-
-function containerWaits(pod: V1Pod): ContainerWait[] {
-  const waits: ContainerWait[] = [];
-  const add = (init: boolean) => (status: { name: string; state?: { waiting?: { reason?: string; message?: string } } }) => {
-    const waiting = status.state?.waiting;
-    if (!waiting) return;
-    waits.push({ container: status.name, init, reason: waiting.reason ?? 'Waiting', ...(waiting.message ? { message: waiting.message } : {}) });
-  };
-  (pod.status?.initContainerStatuses ?? []).forEach(add(true));
-  (pod.status?.containerStatuses ?? []).forEach(add(false));
-  return waits;
 }

@@ -1,5 +1,6 @@
 // One sentence per stage: where the pod is stuck, before the details.
 import type { Diagnosis } from '../engine/diagnosis.js';
+import { boundSentence } from './bound.js';
 import { list } from './format.js';
 import { headlineLimit } from './limits.js';
 
@@ -41,11 +42,8 @@ export function stageSentence(d: Diagnosis): string {
             : 'the pods there were not read, so its victims are unknown';
       return `Pod ${pod} is waiting for preemption on node ${s.nominatedNodeName}: ${why}.`;
     }
-    case 'ScheduledNotRunning': {
-      const waits = s.waiting.map((w) => `${w.container}: ${w.reason}`);
-      const node = s.nodeExists === false ? ` (node ${s.nodeName} no longer exists)` : s.nodeReady === false ? ` (node ${s.nodeName} is NotReady)` : '';
-      return `Pod ${pod} is scheduled to ${s.nodeName}${node} but not running${waits.length > 0 ? `: ${waits.join(', ')}` : ''}.`;
-    }
+    case 'ScheduledNotRunning':
+      return boundSentence(pod, s);
     case 'NotPending':
       return s.phase === 'NoPods'
         ? `${d.pod.owners[0]?.kind ?? 'Owner'} ${d.pod.owners[0]?.name ?? d.pod.name} has no pods and no FailedCreate events: nothing is pending.`

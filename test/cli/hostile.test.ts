@@ -58,7 +58,7 @@ describe('terminal controls from a dump are shown, not obeyed', () => {
   it('a message with CR and LF stays on its own line', () => {
     const lines = runCli([...scheduled, '--color', 'never']).stdout.split('\n');
     const waiting = lines.filter((l) => l.includes('CreateContainerConfigError: '));
-    expect(waiting).toEqual(['  init setup: CreateContainerConfigError: ⟨U+001B⟩[31mred⟨U+001B⟩[0m⟨U+000D⟩⟨U+000A⟩line two⟨U+202E⟩exe.sh']);
+    expect(waiting).toEqual(['  init container setup: CreateContainerConfigError: ⟨U+001B⟩[31mred⟨U+001B⟩[0m⟨U+000D⟩⟨U+000A⟩line two⟨U+202E⟩exe.sh']);
   });
 
   it('-o json keeps the exact strings, with no control written raw', () => {

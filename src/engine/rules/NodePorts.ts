@@ -17,10 +17,24 @@ export interface HostPort {
   hostIP: string;
 }
 
+/**
+ * Why two host ports on the same port and protocol collide (HostPortInfo.CheckConflict):
+ * the same address, the wanted one on 0.0.0.0 (it needs every address, so any use blocks it),
+ * or the held one on 0.0.0.0 (it has every address already).
+ */
+export type PortOverlap = 'sameAddress' | 'wantedEveryAddress' | 'heldOnEveryAddress';
+
+export interface PortHolder {
+  namespace: string;
+  name: string;
+  port: HostPort;
+  overlap: PortOverlap;
+}
+
 export interface NodePortsDetail {
   kind: 'hostPortInUse';
   wanted: HostPort;
-  usedBy: { namespace: string; name: string; port: HostPort }[];
+  usedBy: PortHolder[];
 }
 
 const anyAddress = '0.0.0.0';
@@ -43,9 +57,12 @@ export function hostPorts(pod: V1Pod): HostPort[] {
   );
 }
 
-function conflicts(a: HostPort, b: HostPort): boolean {
-  if (a.port !== b.port || a.protocol !== b.protocol) return false;
-  return a.hostIP === anyAddress || b.hostIP === anyAddress || a.hostIP === b.hostIP;
+/** How `wanted` collides with `held`, or undefined when it does not; 0.0.0.0 on the wanted side is named first, as CheckConflict tests it first. */
+export function overlapOf(wanted: HostPort, held: HostPort): PortOverlap | undefined {
+  if (wanted.port !== held.port || wanted.protocol !== held.protocol) return undefined;
+  if (wanted.hostIP === anyAddress) return 'wantedEveryAddress';
+  if (held.hostIP === anyAddress) return 'heldOnEveryAddress';
+  return wanted.hostIP === held.hostIP ? 'sameAddress' : undefined;
 }
 
 const rule: FilterRule<'NodePorts', NodePortsDetail> = {
@@ -61,7 +78,10 @@ const rule: FilterRule<'NodePorts', NodePortsDetail> = {
     );
     const reasons = [];
     for (const port of wanted) {
-      const usedBy = used.filter((entry) => conflicts(port, entry.port));
+      const usedBy = used.flatMap((entry): PortHolder[] => {
+        const overlap = overlapOf(port, entry.port);
+        return overlap ? [{ ...entry, overlap }] : [];
+      });
       if (usedBy.length > 0) {
         reasons.push({ plugin: 'NodePorts' as const, code: 'Unschedulable' as const, detail: { kind: 'hostPortInUse' as const, wanted: port, usedBy } });
       }

@@ -2,6 +2,7 @@
 // its non-terminal pods request, resource by resource (noderesources/fit.go fitsRequest).
 // A request larger than the whole allocatable cannot be helped by preemption.
 import type { FilterRule, NodeFacts, PodFacts, RuleReason } from '../model.js';
+import { podRequests } from '../resources/requests.js';
 
 export interface InsufficientResourceDetail {
   kind: 'insufficientResource';
@@ -14,7 +15,22 @@ export interface InsufficientResourceDetail {
   short: bigint;
   /** True when the request exceeds the node's whole allocatable. */
   exceedsAllocatable: boolean;
+  /**
+   * For a scalar resource (nvidia.com/gpu, hugepages-2Mi: not pods, cpu, memory or
+   * ephemeral-storage), the pods on the node that request it, most first, at most
+   * `holdersShown`; `holderCount` counts them all.
+   */
+  holders?: ResourceHolder[];
+  holderCount?: number;
 }
+
+export interface ResourceHolder {
+  namespace: string;
+  name: string;
+  amount: bigint;
+}
+
+const holdersShown = 5;
 
 type NodeResourcesFitReason = RuleReason<'NodeResourcesFit', InsufficientResourceDetail>;
 
@@ -42,9 +58,25 @@ function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientReso
   for (const [resource, amount] of requests) {
     const allocatable = node.allocatable[resource] ?? 0n;
     const used = node.requested[resource] ?? 0n;
-    if (amount > allocatable - used) out.push(detail(resource, amount, used, allocatable, amount > allocatable));
+    if (amount <= allocatable - used) continue;
+    const d = detail(resource, amount, used, allocatable, amount > allocatable);
+    // A node without the resource at all has nobody to name.
+    out.push(isScalar(resource) && allocatable > 0n ? { ...d, ...holdersOf(node, resource) } : d);
   }
   return out;
+}
+
+function isScalar(resource: string): boolean {
+  return resourceOrder(resource) === 4;
+}
+
+/** Who holds a scalar resource on the node: what the reader must move to free a GPU. */
+function holdersOf(node: NodeFacts, resource: string): { holders: ResourceHolder[]; holderCount: number } {
+  const all = node.pods
+    .map((pod): ResourceHolder => ({ namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', amount: podRequests(pod).total[resource] ?? 0n }))
+    .filter((h) => h.amount > 0n)
+    .sort((a, b) => (a.amount === b.amount ? `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`) : a.amount > b.amount ? -1 : 1));
+  return { holders: all.slice(0, holdersShown), holderCount: all.length };
 }
 
 function detail(resource: string, requested: bigint, used: bigint, allocatable: bigint, exceedsAllocatable: boolean): InsufficientResourceDetail {

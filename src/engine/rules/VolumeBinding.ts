@@ -16,6 +16,7 @@
 import type {
   V1Node,
   V1NodeSelectorRequirement,
+  V1Pod,
   V1PersistentVolume,
   V1PersistentVolumeClaim,
   V1TopologySelectorTerm,
@@ -26,6 +27,8 @@ import { evaluateNodeSelector } from '../match/nodeSelector.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, selectedNodeAnnotation, volumeClassName } from '../volumes.js';
 import type { FilterRule, NodeFacts, PodFacts, PreFilterOutcome, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
+import { claimProvisioning, type ClaimProvisioning } from '../story/claims.js';
+import { podPinAgainst, type PinAgainstVolume } from '../story/pin.js';
 import { compare, parseQuantity, type Quantity } from '../quantity/index.js';
 
 const bindCompletedAnnotation = 'pv.kubernetes.io/bind-completed';
@@ -59,12 +62,17 @@ export interface UnmetRequirement {
   values: string[];
   /** The node's value for the key, when it has the label. */
   nodeValue?: string;
+  /** For an `In` requirement: the pod's own pin on the same label, when it has one. */
+  podPin?: PinAgainstVolume;
 }
 
 export interface TermMiss {
   index: number;
   unmet: UnmetRequirement[];
 }
+
+/** A claim that must be bound before scheduling, why it is not, and who is meant to provision it. */
+export type UnboundImmediateClaim = { claim: string; storageClass: string; cause: ImmediateCause; volumeName?: string } & ClaimProvisioning;
 
 export type ImmediateCause = 'immediateMode' | 'noStorageClass' | 'storageClassNotFound' | 'bindingInProgress';
 
@@ -94,7 +102,7 @@ export type VolumeBindingDetail =
   | { kind: 'bindingClaimLost'; claim: string; volume: string }
   | { kind: 'bindingClaimBeingDeleted'; claim: string }
   | { kind: 'ephemeralClaimNotForPod'; claim: string; pod: string }
-  | { kind: 'unboundImmediateClaims'; claims: { claim: string; storageClass: string; cause: ImmediateCause; volumeName?: string }[] }
+  | { kind: 'unboundImmediateClaims'; claims: UnboundImmediateClaim[] }
   | { kind: 'localVolumesNoCommonNode'; volumes: { claim: string; pv: string; nodes: string[] }[] }
   | { kind: 'outsideLocalVolumeNodes'; nodes: string[]; volumes: { claim: string; pv: string }[] }
   | { kind: 'volumeNodeAffinityConflict'; claim: string; pv: string; terms: TermMiss[] }
@@ -138,7 +146,7 @@ function analyzeUncached(snapshot: Snapshot, pod: PodFacts): Analysis {
   // GetPodVolumeClaims: bound, WaitForFirstConsumer (delayed), or immediate but unbound.
   const bound: V1PersistentVolumeClaim[] = [];
   const delayed: V1PersistentVolumeClaim[] = [];
-  const immediate: { claim: string; storageClass: string; cause: ImmediateCause; volumeName?: string }[] = [];
+  const immediate: UnboundImmediateClaim[] = [];
   for (const claim of claims) {
     if (isFullyBound(claim)) {
       bound.push(claim);
@@ -153,10 +161,11 @@ function analyzeUncached(snapshot: Snapshot, pod: PodFacts): Analysis {
       continue;
     }
     const name = claim.metadata?.name ?? '';
-    if (volumeName) immediate.push({ claim: name, storageClass: className, cause: 'bindingInProgress', volumeName });
-    else if (!className) immediate.push({ claim: name, storageClass: className, cause: 'noStorageClass' });
-    else if (!storageClass) immediate.push({ claim: name, storageClass: className, cause: 'storageClassNotFound' });
-    else immediate.push({ claim: name, storageClass: className, cause: 'immediateMode' });
+    const story = claimProvisioning(snapshot, claim, storageClass);
+    if (volumeName) immediate.push({ claim: name, storageClass: className, cause: 'bindingInProgress', volumeName, ...story });
+    else if (!className) immediate.push({ claim: name, storageClass: className, cause: 'noStorageClass', ...story });
+    else if (!storageClass) immediate.push({ claim: name, storageClass: className, cause: 'storageClassNotFound', ...story });
+    else immediate.push({ claim: name, storageClass: className, cause: 'immediateMode', ...story });
   }
   if (immediate.length > 0) return fail({ kind: 'unboundImmediateClaims', claims: immediate });
   return { state: 'ready', bound, delayed };
@@ -206,20 +215,22 @@ function preFilterNarrowing(snapshot: Snapshot, bound: V1PersistentVolumeClaim[]
 // ---- Filter ----
 
 /** storagehelpers.CheckNodeAffinity against the node's labels; the unmet requirements when it fails. */
-function volumeAffinityMisses(volume: V1PersistentVolume, labels: Record<string, string>): TermMiss[] | undefined {
+function volumeAffinityMisses(volume: V1PersistentVolume, labels: Record<string, string>, pod?: V1Pod): TermMiss[] | undefined {
   const required = volume.spec?.nodeAffinity?.required;
   if (!required) return undefined;
   const result = evaluateNodeSelector(required, labelsOnlyNode(labels));
   if (result.matched) return undefined;
   return result.terms.map((term, index) => ({
     index,
-    unmet: term.requirements.filter((r) => !r.matched).map((r) => unmet(r.requirement, r.field, labels)),
+    unmet: term.requirements.filter((r) => !r.matched).map((r) => unmet(r.requirement, r.field, labels, pod)),
   }));
 }
 
-function unmet(requirement: V1NodeSelectorRequirement, source: 'label' | 'field', labels: Record<string, string>): UnmetRequirement {
+function unmet(requirement: V1NodeSelectorRequirement, source: 'label' | 'field', labels: Record<string, string>, pod: V1Pod | undefined): UnmetRequirement {
   const out: UnmetRequirement = { source, key: requirement.key, operator: requirement.operator, values: requirement.values ?? [] };
   if (source === 'label' && Object.hasOwn(labels, requirement.key)) out.nodeValue = labels[requirement.key];
+  const pin = pod && source === 'label' && requirement.operator === 'In' ? podPinAgainst(pod, [requirement.key], out.values) : undefined;
+  if (pin) out.podPin = pin;
   return out;
 }
 
@@ -383,7 +394,7 @@ function filterNode(ctx: RuleContext, node: NodeFacts): VolumeBindingReason[] {
       missing = reason({ kind: 'boundVolumeMissing', claim: claim.metadata?.name ?? '', pv: pvName });
       break;
     }
-    const terms = volumeAffinityMisses(volume, node.labels);
+    const terms = volumeAffinityMisses(volume, node.labels, ctx.pod.pod);
     if (terms) {
       conflict = reason({ kind: 'volumeNodeAffinityConflict', claim: claim.metadata?.name ?? '', pv: pvName, terms });
       break;

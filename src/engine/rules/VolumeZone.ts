@@ -9,6 +9,7 @@ import type { V1PersistentVolume } from '@kubernetes/client-node';
 import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
+import { podPinAgainst, type PinAgainstVolume } from '../story/pin.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, pvcNames } from '../volumes.js';
 
 const betaZone = 'failure-domain.beta.kubernetes.io/zone';
@@ -32,6 +33,8 @@ export interface VolumeZoneMismatch {
   nodeLabel: string;
   /** The node's value; absent when the node has neither label. */
   nodeValue?: string;
+  /** The pod's own pin on that label (nodeSelector, required affinity), when it has one. */
+  podPin?: PinAgainstVolume;
 }
 
 export type VolumeZoneDetail =
@@ -110,6 +113,10 @@ function filterNode(ctx: RuleContext, node: NodeFacts): VolumeZoneReason[] {
     if (nodeValue !== undefined && t.values.has(nodeValue)) continue;
     const mismatch: VolumeZoneMismatch = { claim: t.claim, pv: t.pv, label: t.key, values: [...t.values].sort(), nodeLabel };
     if (nodeValue !== undefined) mismatch.nodeValue = nodeValue;
+    // A beta PV label is held against the pod's pin on it or on its GA twin, the label this
+    // Filter falls back to; a node that carries both normally gives them one value.
+    const pin = podPinAgainst(ctx.pod.pod, [...new Set([t.key, toGA(t.key)])], mismatch.values);
+    if (pin) mismatch.podPin = pin;
     mismatches.push(mismatch);
   }
   // Upstream stops at the first mismatch; all are kept here, the first being the scheduler's.

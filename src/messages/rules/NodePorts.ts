@@ -1,7 +1,22 @@
 // NodePorts: what it checks, its messages and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/NodePorts.js';
+import rule, { type HostPort, type PortHolder, type PortOverlap } from '../../engine/rules/NodePorts.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { plugin, verb } from '../plugin.js';
+
+function address(p: HostPort): string {
+  return `${p.hostIP}:${p.port}/${p.protocol}`;
+}
+
+const overlapWords: Record<PortOverlap, string> = {
+  sameAddress: 'the same address',
+  wantedEveryAddress: "the pod's 0.0.0.0 wants every address, this one included",
+  heldOnEveryAddress: 'its 0.0.0.0 holds every address, the wanted one included',
+};
+
+function holderText(u: PortHolder): string {
+  const why = u.overlap === 'wantedEveryAddress' && u.port.hostIP === '0.0.0.0' ? 'both bind every address' : overlapWords[u.overlap];
+  return `${u.namespace}/${u.name} holds ${address(u.port)} (${why})`;
+}
 
 export default plugin(rule, {
   purpose: 'a host port the pod needs is already taken on the node',
@@ -10,8 +25,7 @@ export default plugin(rule, {
     filterWording(/^node\(s\) didn't have free ports for the requested pod ports$/, 'Unschedulable', 'all'),
   ],
   messages: {
-    hostPortInUse: (d) =>
-      `host port ${d.wanted.port}/${d.wanted.protocol} on ${d.wanted.hostIP} is taken by ${d.usedBy.map((u) => `${u.namespace}/${u.name}`).join(', ')}`,
+    hostPortInUse: (d) => `host port ${d.wanted.port}/${d.wanted.protocol} on ${d.wanted.hostIP} is taken: ${d.usedBy.map(holderText).join('; ')}`,
   },
   short: {
     hostPortInUse: (d) => `port ${d.wanted.port}/${d.wanted.protocol} taken`,

@@ -1,9 +1,9 @@
 // NodeResourcesFit: what it checks, its messages (the request arithmetic) and short forms, and
 // the scheduler's wordings.
-import rule from '../../engine/rules/NodeResourcesFit.js';
+import rule, { type ResourceHolder } from '../../engine/rules/NodeResourcesFit.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import type { InsufficientResourceDetail } from '../../engine/rules/NodeResourcesFit.js';
-import { quantitiesAlike, quantity } from '../format.js';
+import { list, plural, quantitiesAlike, quantity } from '../format.js';
 import { plugin, verb, type Clause } from '../plugin.js';
 
 const max = (values: readonly bigint[]): bigint => values.reduce((a, b) => (b > a ? b : a), 0n);
@@ -41,6 +41,13 @@ function shortOf(n: number, details: readonly InsufficientResourceDetail[]): Cla
   };
 }
 
+/** "inference/llama-8b-0 (1), inference/ocr-0 (1) and 2 more pods": who to move to free the resource. */
+export function holdersText(resource: string, holders: ResourceHolder[], count: number): string {
+  const named = holders.map((h) => `${h.namespace}/${h.name} (${quantity(resource, h.amount)})`);
+  const more = count - holders.length;
+  return more > 0 ? `${named.join(', ')} and ${plural(more, 'more pod')}` : list(named);
+}
+
 export default plugin(rule, {
   purpose: "the node's free allocatable is less than the pod's request",
   wordings: [
@@ -57,7 +64,8 @@ export default plugin(rule, {
       if (d.resource === 'pods') return `too many pods: ${d.used} of ${d.allocatable} allowed already run`;
       const q = (n: bigint) => quantity(d.resource, n);
       const head = `insufficient ${d.resource}: pod asks ${q(d.requested)}, node has ${q(d.free)} free of ${q(d.allocatable)} (short by ${q(d.short)})`;
-      return d.exceedsAllocatable ? `${head}; more than the node's whole allocatable, no eviction can help` : head;
+      const full = d.exceedsAllocatable ? `${head}; more than the node's whole allocatable, no eviction can help` : head;
+      return d.holders && d.holders.length > 0 ? `${full}; held by ${holdersText(d.resource, d.holders, d.holderCount ?? d.holders.length)}` : full;
     },
   },
   short: {

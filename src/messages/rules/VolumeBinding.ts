@@ -4,12 +4,14 @@ import rule, { type ImmediateCause, type TermMiss, type UnbindableClaim, type Vo
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
 import { plugin, verb } from '../plugin.js';
+import { podPinClause, provisioningClause } from '../volumeStory.js';
 
 function termText(t: TermMiss): string {
   const unmet = t.unmet.map((u) => {
     const wanted = formatRequirement({ key: u.key, operator: u.operator, values: u.values });
     if (u.source === 'field') return `${u.key} ${u.operator} (${u.values.join(', ')}): a PV's node affinity cannot select by field`;
-    return u.nodeValue === undefined ? `${wanted}, node has no ${u.key} label` : `${wanted}, node has ${u.key}=${u.nodeValue}`;
+    const node = u.nodeValue === undefined ? `${wanted}, node has no ${u.key} label` : `${wanted}, node has ${u.key}=${u.nodeValue}`;
+    return `${node}${podPinClause(u.podPin)}`;
   });
   return `term ${t.index + 1}: ${unmet.length > 0 ? unmet.join('; ') : 'an empty term matches no node'}`;
 }
@@ -86,13 +88,14 @@ export default plugin(rule, {
     bindingClaimBeingDeleted: (d) => `PersistentVolumeClaim ${quote(d.claim)} is being deleted`,
     ephemeralClaimNotForPod: (d) => `PersistentVolumeClaim ${quote(d.claim)} has the ephemeral volume's name but was not created for pod ${d.pod} (the pod is not its owner)`,
     unboundImmediateClaims: (d) =>
-      `unbound PersistentVolumeClaims that must be bound before scheduling: ${d.claims.map((c) => `${quote(c.claim)}: ${immediateWords[c.cause](c)}`).join('; ')}`,
+      `unbound PersistentVolumeClaims that must be bound before scheduling: ${d.claims.map((c) => `${quote(c.claim)}: ${immediateWords[c.cause](c)}${provisioningClause(c)}`).join('; ')}`,
     localVolumesNoCommonNode: (d) =>
       `the pod's local PVs are pinned to different nodes, no node has them all: ${d.volumes.map((v) => `PV ${quote(v.pv)} (claim ${quote(v.claim)}) on ${list(v.nodes)}`).join('; ')}`,
     outsideLocalVolumeNodes: (d) =>
       `not one of the nodes the pod's local PVs are pinned to (${d.nodes.join(', ')}; ${d.volumes.map((v) => `PV ${quote(v.pv)}`).join(', ')})`,
     volumeNodeAffinityConflict: (d) => `PV ${quote(d.pv)} (claim ${quote(d.claim)}) node affinity: ${d.terms.map(termText).join(' | ')}`,
-    noAvailableVolumeToBind: (d) => `no volume can be bound on this node: ${d.claims.map(unbindableText).join('; ')}`,
+    noAvailableVolumeToBind: (d) =>
+      `no volume can be bound on this node: ${d.claims.map(unbindableText).join('; ')} (WaitForFirstConsumer: nothing is provisioned until the pod is scheduled to a node that can have it)`,
     boundVolumeMissing: (d) => `claim ${quote(d.claim)} is bound to PV ${quote(d.pv)}, which does not exist`,
   },
   short: {

@@ -3,11 +3,12 @@ import rule, { type VolumeZoneMismatch } from '../../engine/rules/VolumeZone.js'
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { quote } from '../format.js';
 import { plugin, verb } from '../plugin.js';
+import { podPinClause } from '../volumeStory.js';
 
 function mismatchText(m: VolumeZoneMismatch): string {
   const wanted = m.values.length === 1 ? `${m.label}=${m.values[0] ?? ''}` : `${m.label} in (${m.values.join(', ')})`;
   const node = m.nodeValue === undefined ? `node has no ${m.nodeLabel} label` : `node has ${m.nodeLabel}=${m.nodeValue}`;
-  return `PV ${quote(m.pv)} (claim ${quote(m.claim)}) is in ${wanted}, ${node}`;
+  return `PV ${quote(m.pv)} (claim ${quote(m.claim)}) is in ${wanted}, ${node}${podPinClause(m.podPin)}`;
 }
 
 export default plugin(rule, {

@@ -8,6 +8,7 @@ import { escapeTerminal, escapeTerminalKeeping } from '../escape.js';
 import type { Writer } from '../writer.js';
 import { fixLines } from './fixes.js';
 import { gapLines } from './gaps.js';
+import { holderLines } from './holders.js';
 import { nearMisses } from './nearMisses.js';
 import { requestLines, shortfallTable } from './resources.js';
 import { schedulerLines } from './scheduler.js';
@@ -79,6 +80,7 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   sections.push(requestLines(d, colors));
   const shortfall = shortfallTable(d);
   if (shortfall) sections.push([colors.bold('Resources short, node by node'), shortfall]);
+  sections.push(holderLines(d, colors));
   sections.push(stageLines(d, colors));
   // Only where the scheduler still decides: past it (bound, never created, or bypassed by a
   // nodeName set by hand) its words on this pod are history, not cause.

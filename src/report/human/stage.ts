@@ -5,6 +5,7 @@ import { limitRangeSentence, neverPreemptsSentence, nominatedPodSentence, quotaS
 import type { ClusterEvent } from '../../snapshot/types.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
+import { boundLines } from './bound.js';
 
 function eventLine(e: ClusterEvent): string {
   const when = e.time !== undefined ? new Date(e.time).toISOString() : 'unknown time';
@@ -50,10 +51,7 @@ export function stageLines(d: Diagnosis, colors: Palette): string[] {
       out.push(colors.bold('Scheduling gates'), ...s.gates.map((g) => escapeTerminal(`  ${g}: removed by whatever controller added it; the pod waits until then`)));
       break;
     case 'ScheduledNotRunning':
-      if (s.waiting.length > 0) {
-        out.push(colors.bold('Waiting containers'), ...s.waiting.map((w) => escapeTerminal(`  ${w.init ? 'init ' : ''}${w.container}: ${w.reason}${w.message ? `: ${w.message}` : ''}`)));
-      }
-      if (s.events.length > 0) out.push(colors.bold('Pod events'), ...s.events.slice(-8).map(eventLine));
+      out.push(...boundLines(s, colors));
       break;
     default:
       break;

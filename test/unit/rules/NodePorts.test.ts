@@ -4,7 +4,7 @@
 // containers and restartable (sidecar) init containers only.
 import type { V1ContainerPort } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import rule, { hostPorts } from '../../../src/engine/rules/NodePorts.js';
+import rule, { hostPorts, overlapOf, type HostPort } from '../../../src/engine/rules/NodePorts.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
 import { runRule } from '../../support/rules.js';
 
@@ -71,8 +71,8 @@ describe('NodePorts, upstream TestNodePorts', () => {
       pods: [withPorts('a', 'TCP//80').on('n').obj(), withPorts('b', 'TCP/10.0.0.2/443').on('n').obj()],
     });
     expect(reasons.map((r) => r.detail)).toEqual([
-      { kind: 'hostPortInUse', wanted: { port: 80, protocol: 'TCP', hostIP: '0.0.0.0' }, usedBy: [{ namespace: 'default', name: 'a', port: { port: 80, protocol: 'TCP', hostIP: '0.0.0.0' } }] },
-      { kind: 'hostPortInUse', wanted: { port: 443, protocol: 'TCP', hostIP: '0.0.0.0' }, usedBy: [{ namespace: 'default', name: 'b', port: { port: 443, protocol: 'TCP', hostIP: '10.0.0.2' } }] },
+      { kind: 'hostPortInUse', wanted: { port: 80, protocol: 'TCP', hostIP: '0.0.0.0' }, usedBy: [{ namespace: 'default', name: 'a', port: { port: 80, protocol: 'TCP', hostIP: '0.0.0.0' }, overlap: 'wantedEveryAddress' }] },
+      { kind: 'hostPortInUse', wanted: { port: 443, protocol: 'TCP', hostIP: '0.0.0.0' }, usedBy: [{ namespace: 'default', name: 'b', port: { port: 443, protocol: 'TCP', hostIP: '10.0.0.2' }, overlap: 'wantedEveryAddress' }] },
     ]);
   });
 
@@ -85,5 +85,27 @@ describe('hostPorts (schedutil.GetHostPorts)', () => {
   it('lists sidecars first, then regular containers, and leaves plain init containers out', () => {
     const p = initPorts(initPorts(withPorts('p', 'TCP//80'), false, 9000), true, 9001).obj();
     expect(hostPorts(p).map((h) => h.port)).toEqual([9001, 80]);
+  });
+});
+
+describe('overlapOf: why two host ports collide (HostPortInfo.CheckConflict)', () => {
+  const at = (hostIP: string, port = 8080, protocol = 'TCP'): HostPort => ({ hostIP, port, protocol });
+  it.each([
+    ['the same address', at('10.0.0.13'), at('10.0.0.13'), 'sameAddress'],
+    ["the pod's 0.0.0.0 against a pod on 10.0.0.13: 0.0.0.0 wants every address", at('0.0.0.0'), at('10.0.0.13'), 'wantedEveryAddress'],
+    ['the pod on 10.0.0.13 against a pod on 0.0.0.0: it already has every address', at('10.0.0.13'), at('0.0.0.0'), 'heldOnEveryAddress'],
+    ['both on 0.0.0.0: named from the wanted side, which CheckConflict tests first', at('0.0.0.0'), at('0.0.0.0'), 'wantedEveryAddress'],
+    ['two different addresses do not collide', at('10.0.0.13'), at('10.0.0.14'), undefined],
+    ['another port does not collide, even on 0.0.0.0', at('0.0.0.0'), at('0.0.0.0', 8081), undefined],
+    ['another protocol does not collide', at('0.0.0.0'), at('0.0.0.0', 8080, 'UDP'), undefined],
+  ] as const)('%s', (_name, wanted, held, overlap) => {
+    expect(overlapOf(wanted, held)).toBe(overlap);
+  });
+
+  it("names the other pod's hostIP in the reason: 10.0.0.13:8080 still conflicts with the pod's 0.0.0.0:8080", () => {
+    const reasons = runRule(rule, withPorts('p', 'TCP//8080').obj(), node('n').obj(), { pods: [withPorts('a', 'TCP/10.0.0.13/8080').on('n').obj()] });
+    expect(reasons.map((r) => r.detail)).toEqual([
+      { kind: 'hostPortInUse', wanted: at('0.0.0.0'), usedBy: [{ namespace: 'default', name: 'a', port: at('10.0.0.13'), overlap: 'wantedEveryAddress' }] },
+    ]);
   });
 });

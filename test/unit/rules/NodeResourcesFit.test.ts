@@ -49,12 +49,39 @@ const cases = [
     others: [pod('a').req({ cpu: '1' }).on('n')],
     want: [{ resource: 'cpu', requested: 1250n, used: 1000n, allocatable: 2000n, free: 1000n, short: 250n, exceedsAllocatable: false }],
   },
+  {
+    name: 'a GPU short names the pods holding it, most first, and no pod that holds none',
+    pod: pod('p').req({ 'nvidia.com/gpu': '2' }),
+    others: [pod('one').req({ 'nvidia.com/gpu': '1' }).on('n'), pod('cpu-only').req({ cpu: '1' }).on('n'), pod('two').req({ 'nvidia.com/gpu': '2' }).on('n')],
+    node: node('n').allocatable({ cpu: '2', memory: '4Gi', pods: '10', 'nvidia.com/gpu': '4' }),
+    want: [
+      {
+        resource: 'nvidia.com/gpu', requested: 2n, used: 3n, allocatable: 4n, free: 1n, short: 1n, exceedsAllocatable: false,
+        holders: [{ namespace: 'default', name: 'two', amount: 2n }, { namespace: 'default', name: 'one', amount: 1n }],
+        holderCount: 2,
+      },
+    ],
+  },
+  {
+    name: 'holders are capped at five, with the whole count',
+    pod: pod('p').req({ 'nvidia.com/gpu': '1' }),
+    others: ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => pod(n).req({ 'nvidia.com/gpu': '1' }).on('n')),
+    node: node('n').allocatable({ cpu: '2', memory: '4Gi', pods: '10', 'nvidia.com/gpu': '7' }),
+    want: [
+      {
+        resource: 'nvidia.com/gpu', requested: 1n, used: 7n, allocatable: 7n, free: 0n, short: 1n, exceedsAllocatable: false,
+        holders: ['a', 'b', 'c', 'd', 'e'].map((name) => ({ namespace: 'default', name, amount: 1n })),
+        holderCount: 7,
+      },
+    ],
+  },
   { name: 'resources the scheduler does not track are ignored', pod: pod('p').req({ storage: '10Ti' }), others: [], want: [] },
 ];
 
 describe('NodeResourcesFit', () => {
-  it.each(cases)('$name', ({ pod: p, others, want }) => {
-    const reasons = runRule(rule, p.obj(), small.obj(), { pods: others.map((o) => o.obj()) });
+  it.each(cases)('$name', ({ pod: p, others, want, ...c }) => {
+    const target = ('node' in c ? c.node : undefined) ?? small;
+    const reasons = runRule(rule, p.obj(), target.obj(), { pods: others.map((o) => o.obj()) });
     expect(reasons.map((r) => ({ ...r.detail }))).toEqual(want.map((w) => ({ kind: 'insufficientResource', ...w })));
     const code = want.some((w) => w.exceedsAllocatable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
     for (const r of reasons) expect([r.plugin, r.code]).toEqual(['NodeResourcesFit', code]);

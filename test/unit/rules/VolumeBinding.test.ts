@@ -106,10 +106,10 @@ const prefilterCases: Case[] = [
         unresolvable({
           kind: 'unboundImmediateClaims',
           claims: [
-            { claim: 'imm', storageClass: 'standard', cause: 'immediateMode' },
-            { claim: 'noclass', storageClass: '', cause: 'noStorageClass' },
-            { claim: 'ghostclass', storageClass: 'ghost', cause: 'storageClassNotFound' },
-            { claim: 'prebound', storageClass: 'wffc', cause: 'bindingInProgress', volumeName: 'pv-x' },
+            { claim: 'imm', storageClass: 'standard', cause: 'immediateMode', provisioner: 'ebs.csi.aws.com', events: [] },
+            { claim: 'noclass', storageClass: '', cause: 'noStorageClass', events: [] },
+            { claim: 'ghostclass', storageClass: 'ghost', cause: 'storageClassNotFound', events: [] },
+            { claim: 'prebound', storageClass: 'wffc', cause: 'bindingInProgress', volumeName: 'pv-x', provisioner: 'ebs.csi.aws.com', events: [] },
           ],
         }),
       ],
