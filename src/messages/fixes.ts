@@ -8,7 +8,7 @@ import { editsPodSpec, type Change, type Fix, type RequestPlace, type SpecTarget
 import { formatRequirement } from '../engine/match/nodeSelector.js';
 import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
 import { describeCodePoint } from '../engine/nearmiss/index.js';
-import { list, plural, quantity } from './format.js';
+import { list, plural, quantitiesAlike, quantity } from './format.js';
 
 export interface FixText {
   change: string;
@@ -55,8 +55,8 @@ function changeText(change: Change): string {
         ? `replace toleration #${change.replaces.index + 1} (${shown(formatToleration(change.replaces.toleration))}) with one copied from the taint ${shown(formatTaint(change.taint))}`
         : `tolerate the taint ${shown(formatTaint(change.taint))}`;
     case 'setRequest': {
-      const by = quantity(change.resource, change.from - change.to);
-      return `lower ${placeText(change.place)} ${change.resource} request from ${quantity(change.resource, change.from)} to ${quantity(change.resource, change.to)} (by ${by})`;
+      const [from = '', to = '', by = ''] = quantitiesAlike(change.resource, [change.from, change.to, change.from - change.to]);
+      return `lower ${placeText(change.place)} ${change.resource} request from ${from} to ${to} (by ${by})`;
     }
     case 'setNodeSelector':
       return `change nodeSelector ${shown(`${change.from.key}=${change.from.value}`)} to ${shown(`${change.to.key}=${change.to.value}`)}, as the nodes spell it`;

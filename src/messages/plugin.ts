@@ -14,6 +14,8 @@ export type KindTable<D extends Detail> = { readonly [K in D['kind']]: (detail: 
 export interface Clause {
   text: string;
   brief?: string;
+  /** Shorter still, for a long pod or node name. */
+  briefest?: string;
 }
 
 /**

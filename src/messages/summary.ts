@@ -64,9 +64,10 @@ type Forms = string[];
 
 function formsOf(group: Group, subjects: readonly string[]): Forms {
   const said = group.tell.says(group.nodes.length, group.details);
-  const predicates = said.brief ? [said.text, said.brief] : [said.text];
+  const predicates = [said.text, ...(said.brief ? [said.brief] : []), ...(said.briefest ? [said.briefest] : [])];
   const forms: Forms = [];
-  for (const subject of subjects) for (const p of predicates) forms.push(`${subject} ${p}`);
+  // What is said matters more than naming the nodes: a fuller predicate first, then names.
+  for (const p of predicates) for (const subject of subjects) forms.push(`${subject} ${p}`);
   return forms;
 }
 

@@ -26,19 +26,15 @@ function shortOf(n: number, details: readonly InsufficientResourceDetail[]): Cla
     return { text: `${verb(n, 'has', 'have')} ${n > 1 ? 'at most ' : ''}${alloc} ${r} allocatable in all, less than the ${asked} the pod asks` };
   }
   const [mostText = '', totalText = '', asked = ''] = quantitiesAlike(r, [most, total, first.requested]);
-  if (n > 1 && total >= first.requested) {
-    return {
-      text: `${verb(n, 'has', 'have')} ${totalText} ${r} free in total but at most ${mostText} on one (pod asks ${asked})`,
-      brief: `${verb(n, 'has', 'have')} ${frees.every((f) => f === most) ? '' : 'at most '}${mostText} ${r} free (pod asks ${asked})`,
-    };
-  }
   const uniform = frees.every((f) => f === most);
   const least = details.reduce((a, d) => (d.short < a ? d.short : a), first.short);
   const [leastText = ''] = quantitiesAlike(r, [least]);
-  return {
-    text: `${verb(n, 'has', 'have')} ${n > 1 && !uniform ? 'at most ' : ''}${mostText} ${r} free (pod asks ${asked})`,
-    brief: `${verb(n, 'is', 'are')} ${n > 1 && details.some((d) => d.short !== least) ? 'at least ' : ''}${leastText} ${r} short`,
-  };
+  const free = `${verb(n, 'has', 'have')} ${n > 1 && !uniform ? 'at most ' : ''}${mostText} ${r} free (pod asks ${asked})`;
+  const short = `${verb(n, 'is', 'are')} ${n > 1 && details.some((d) => d.short !== least) ? 'at least ' : ''}${leastText} ${r} short`;
+  if (n > 1 && total >= first.requested) {
+    return { text: `${verb(n, 'has', 'have')} ${totalText} ${r} free in total but at most ${mostText} on one (pod asks ${asked})`, brief: free, briefest: short };
+  }
+  return { text: free, brief: short };
 }
 
 /** "inference/llama-8b-0 (1), inference/ocr-0 (1) and 2 more pods": who to move to free the resource. */

@@ -91,39 +91,43 @@ const podVolume = object({
   ...inTreeSources,
 });
 
+const podSpec = object({
+  nodeName: string,
+  schedulerName: string,
+  priority: number,
+  priorityClassName: string,
+  preemptionPolicy: string,
+  schedulingGates: listOf(object({ name: string })),
+  tolerations: listOf(object({ key: string, operator: string, value: string, effect: string })),
+  nodeSelector: strings,
+  affinity: object({
+    nodeAffinity: object({ requiredDuringSchedulingIgnoredDuringExecution: nodeSelector }),
+    podAffinity: object({ requiredDuringSchedulingIgnoredDuringExecution: listOf(podAffinityTerm) }),
+    podAntiAffinity: object({ requiredDuringSchedulingIgnoredDuringExecution: listOf(podAffinityTerm) }),
+  }),
+  containers: listOf(container),
+  initContainers: listOf(container),
+  overhead: quantities,
+  resources,
+  volumes: listOf(podVolume),
+  topologySpreadConstraints: listOf(
+    object({
+      topologyKey: required(string),
+      maxSkew: required(number),
+      minDomains: number,
+      whenUnsatisfiable: string,
+      labelSelector,
+      matchLabelKeys: stringList,
+      nodeAffinityPolicy: string,
+      nodeTaintsPolicy: string,
+    }),
+  ),
+  resourceClaims: listOf(object({ name: string, resourceClaimName: string, resourceClaimTemplateName: string })),
+});
+
 const pod = object({
   metadata,
-  spec: object({
-    nodeName: string,
-    schedulerName: string,
-    priority: number,
-    schedulingGates: listOf(object({ name: string })),
-    tolerations: listOf(object({ key: string, operator: string, value: string, effect: string })),
-    nodeSelector: strings,
-    affinity: object({
-      nodeAffinity: object({ requiredDuringSchedulingIgnoredDuringExecution: nodeSelector }),
-      podAffinity: object({ requiredDuringSchedulingIgnoredDuringExecution: listOf(podAffinityTerm) }),
-      podAntiAffinity: object({ requiredDuringSchedulingIgnoredDuringExecution: listOf(podAffinityTerm) }),
-    }),
-    containers: listOf(container),
-    initContainers: listOf(container),
-    overhead: quantities,
-    resources,
-    volumes: listOf(podVolume),
-    topologySpreadConstraints: listOf(
-      object({
-        topologyKey: required(string),
-        maxSkew: required(number),
-        minDomains: number,
-        whenUnsatisfiable: string,
-        labelSelector,
-        matchLabelKeys: stringList,
-        nodeAffinityPolicy: string,
-        nodeTaintsPolicy: string,
-      }),
-    ),
-    resourceClaims: listOf(object({ name: string, resourceClaimName: string, resourceClaimTemplateName: string })),
-  }),
+  spec: podSpec,
   status: object({
     phase: string,
     reason: string,
@@ -212,8 +216,16 @@ const event = object({
   deprecatedSource: object({ component: string }),
 });
 
-// Owners, LimitRanges, ResourceQuotas and PriorityClasses: only their metadata is read.
-const metadataOnly = object({ metadata });
+// Owners: their pod template (what the user wrote, before admission defaulted the pod).
+const template = object({ metadata, spec: podSpec });
+const owner = object({ metadata, spec: object({ template }) });
+const cronJob = object({ metadata, spec: object({ jobTemplate: object({ spec: object({ template }) }) }) });
+
+const limitItem = object({ type: string, max: quantities, min: quantities, default: quantities, defaultRequest: quantities, maxLimitRequestRatio: quantities });
+const limitRange = object({ metadata, spec: object({ limits: listOf(limitItem) }) });
+const resourceQuota = object({ metadata, spec: object({ hard: quantities, scopes: stringList }), status: object({ hard: quantities, used: quantities }) });
+const priorityClass = object({ metadata, value: number, preemptionPolicy: string, globalDefault: boolean });
+const podDisruptionBudget = object({ metadata, spec: object({ selector: labelSelector }), status: object({ disruptionsAllowed: number, disruptedPods: anyMap }) });
 
 const shapes: Record<string, Shape> = {
   Pod: pod,
@@ -223,15 +235,16 @@ const shapes: Record<string, Shape> = {
   StorageClass: storageClass,
   CSINode: csiNode,
   Event: event,
-  ReplicaSet: metadataOnly,
-  Deployment: metadataOnly,
-  StatefulSet: metadataOnly,
-  DaemonSet: metadataOnly,
-  Job: metadataOnly,
-  CronJob: metadataOnly,
-  LimitRange: metadataOnly,
-  ResourceQuota: metadataOnly,
-  PriorityClass: metadataOnly,
+  ReplicaSet: owner,
+  Deployment: owner,
+  StatefulSet: owner,
+  DaemonSet: owner,
+  Job: owner,
+  CronJob: cronJob,
+  LimitRange: limitRange,
+  ResourceQuota: resourceQuota,
+  PriorityClass: priorityClass,
+  PodDisruptionBudget: podDisruptionBudget,
 };
 
 interface Problem {
