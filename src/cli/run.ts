@@ -43,8 +43,19 @@ async function run(argv: string[]): Promise<number> {
   const name = program.args[0] ?? '';
   const source = await sourceFor(options, program.opts());
   const { namespace } = source;
-  const snapshot = await readWithProgress(source, { namespace, name });
-  const outcome = diagnose(ruleSet, snapshot, { namespace, name });
+  const query = { namespace, name };
+  const first = await readWithProgress(source, query);
+  let snapshot = first;
+  let outcome = diagnose(ruleSet, snapshot, query);
+  // A fix on a node the staged read skipped is confirmed once that node's pods are read: once.
+  if (outcome.kind === 'diagnosis' && outcome.diagnosis.podsToConfirmFixes.length > 0 && source.readPodsOn) {
+    const { pod, podsToConfirmFixes: nodes } = outcome.diagnosis;
+    const target = first.objects.pods.find((p) => p.metadata?.name === pod.name && (p.metadata?.namespace ?? 'default') === pod.namespace);
+    if (target) {
+      snapshot = await withProgress((update) => source.readPodsOn?.(first, target, nodes, update) ?? Promise.resolve(first));
+      outcome = diagnose(ruleSet, snapshot, query);
+    }
+  }
   if (outcome.kind === 'notFound') {
     const hint = outcome.suggestions.length > 0 ? `; did you mean ${outcome.suggestions.join(', ')}?` : '';
     fail(`${outcome.what} "${name}" not found in namespace "${namespace}" (${snapshot.source.description})${hint}`);
@@ -68,9 +79,13 @@ async function sourceFor(options: CliOptions, raw: Record<string, unknown>): Pro
 }
 
 async function readWithProgress(source: Source, query: Query): Promise<Snapshot> {
+  return withProgress((update) => source.read(query, update));
+}
+
+async function withProgress(read: (update: (line: string) => void) => Promise<Snapshot>): Promise<Snapshot> {
   const progress = progressReporter(process.stderr);
   try {
-    return await source.read(query, progress.update);
+    return await read(progress.update);
   } finally {
     progress.stop();
   }

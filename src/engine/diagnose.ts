@@ -91,7 +91,7 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
   if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
   const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
-  const fixes = judged && stageDetail.stage !== 'NodeNameSet' ? proposeFixes(plugins.rules, ctx, judgement, summary.owners) : [];
+  const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? proposeFixes(plugins.rules, ctx, judgement, summary.owners) : { fixes: [], podsToRead: [] };
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
     apiVersion: 'whypending/v1',
@@ -111,7 +111,8 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
     // Which lower-priority pod on the nominated node a budget protects is unknown without the
     // budgets: said, though no filter reads them (so the replay is no less complete).
     gaps: budgetsMatter(stageDetail) ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, 'podDisruptionBudgets']) : gaps,
-    fixes,
+    fixes: proposed.fixes,
+    podsToConfirmFixes: proposed.podsToRead,
   };
 }
 
@@ -138,6 +139,7 @@ function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDet
     notes: sourceNotes(snapshot),
     gaps: relevantGaps(snapshot, undefined, [owner], false, []),
     fixes: [],
+    podsToConfirmFixes: [],
   };
 }
 

@@ -184,4 +184,9 @@ export interface Diagnosis {
   gaps: Gap[];
   /** Changes that make the pod fit some node, each confirmed by replaying the filters (fixes/). */
   fixes: Fix[];
+  /**
+   * Not part of the documented output: nodes whose pods the input lacks where a fix would make
+   * the pod fit. A source that reads in stages reads them and the pod is diagnosed again.
+   */
+  podsToConfirmFixes: string[];
 }

@@ -148,7 +148,7 @@ function yamlOf(fix: Fix): string | undefined {
   const path = fix.spec.kind === 'template' ? fix.spec.path : ['spec'];
   const nested = [...path].reverse().reduce<Record<string, unknown>>((inner, key) => ({ [key]: inner }), fields);
   // No block scalars: a value with a line break is written "a\nb", one line, as copied exactly.
-  return new Document(nested).toString({ lineWidth: 0, indentSeq: false, blockQuote: false }).trimEnd();
+  return new Document(nested).toString({ lineWidth: 0, indentSeq: false, blockQuote: false, doubleQuotedAsJSON: true }).trimEnd();
 }
 
 // ---- Commands ----
@@ -186,7 +186,8 @@ function changeCommands(change: Change): string[] {
   switch (change.kind) {
     case 'labelNodes': {
       const labels = [...Object.entries(change.set).map(([k, v]) => `${k}=${v}`), ...change.remove.map((k) => `${k}-`)];
-      return [command('kubectl', 'label', 'node', ...change.nodes, ...labels, '--overwrite')];
+      // Only missing labels are added (label.ts), so no --overwrite: kubectl refuses to change a label without it, which is the safety wanted.
+      return [command('kubectl', 'label', 'node', ...change.nodes, ...labels)];
     }
     case 'uncordon':
       return [command('kubectl', 'uncordon', change.node)];

@@ -1,5 +1,6 @@
 // Where a snapshot comes from: a dump (sources/dump) or a live cluster (sources/live). The CLI
 // picks one; the engine never knows which.
+import type { V1Pod } from '@kubernetes/client-node';
 import type { Query } from '../engine/target.js';
 import type { Snapshot } from '../snapshot/types.js';
 
@@ -8,4 +9,9 @@ export interface Source {
   readonly namespace: string;
   /** Reads what the engine needs to diagnose `query`; `progress` gets short lines on the way. */
   read(query: Query, progress: (line: string) => void): Promise<Snapshot>;
+  /**
+   * A source that reads in stages (live) can add the pods of nodes its first read skipped, when
+   * a fix replayed there needs them (Diagnosis.podsToConfirmFixes). A dump holds all it has.
+   */
+  readPodsOn?(earlier: Snapshot, target: V1Pod, nodes: readonly string[], progress: (line: string) => void): Promise<Snapshot>;
 }

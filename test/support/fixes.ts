@@ -9,7 +9,7 @@ import { contextFor } from './builders.js';
 
 export function fixesFor(target: V1Pod, nodes: V1Node[], others: Partial<Collections> = {}, owners: ObjectRef[] = []): Fix[] {
   const ctx = contextFor(target, nodes, others);
-  return proposeFixes(ruleSet.rules, ctx, judge(ruleSet.rules, ctx), owners);
+  return proposeFixes(ruleSet.rules, ctx, judge(ruleSet.rules, ctx), owners).fixes;
 }
 
 /** Each fix reduced to its changes' kinds and the nodes it makes fit, for whole comparisons. */

@@ -82,8 +82,9 @@ function confirmed(changes: Change[], result: Replay, spec: SpecTarget): Fix {
   };
 }
 
-function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate): { changes: Change[]; result: Replay } | undefined {
+function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate, podsUnread: Set<string>): { changes: Change[]; result: Replay } | undefined {
   const alone = replay(rules, ctx, candidate.changes, candidate.nodes);
+  for (const node of alone.podsUnread) podsUnread.add(node);
   if (alone.fits.length > 0) return { changes: candidate.changes, result: alone };
   if (Object.keys(alone.blocked).length === 0) return undefined;
   // The change cleared something; look for what still blocks those nodes, in the patched cluster.
@@ -92,6 +93,7 @@ function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidat
     const changes = [...candidate.changes, ...second.changes];
     const nodes = second.nodes.filter((n) => candidate.nodes.includes(n));
     const both = replay(rules, ctx, changes, nodes);
+    for (const node of both.podsUnread) podsUnread.add(node);
     if (both.fits.length > 0) return { changes, result: both };
   }
   return undefined;
@@ -101,16 +103,30 @@ function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidat
  * The confirmed fixes for a pod judged unschedulable, at most a handful, those that free the
  * most nodes first. None when a node already fits or a PreFilter failure stops the pod.
  */
-export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[]): Fix[] {
-  if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return [];
+export interface Proposed {
+  fixes: Fix[];
+  /**
+   * Nodes where a fix would make the pod fit but whose pods were never read (a live read in
+   * stages skips nodes that node objects rule out): a source that reads them can confirm it.
+   */
+  podsToRead: string[];
+}
+
+/** How many nodes' pods a follow-up read is asked for, at most. */
+const maxPodsToRead = 20;
+
+export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[]): Proposed {
+  if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return { fixes: [], podsToRead: [] };
   const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
   const input: FixInput = { rules, ctx, judgement };
   const fixes = new Map<string, Fix>();
+  const podsUnread = new Set<string>();
   for (const candidate of propose(input, perKind)) {
-    const found = firstConfirmed(rules, ctx, candidate);
+    const found = firstConfirmed(rules, ctx, candidate, podsUnread);
     if (!found) continue;
     const key = keyOf(found.changes);
     if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec));
   }
-  return [...fixes.values()].sort((a, b) => b.makesFit.length - a.makesFit.length || a.changes.length - b.changes.length).slice(0, maxFixes);
+  const sorted = [...fixes.values()].sort((a, b) => b.makesFit.length - a.makesFit.length || a.changes.length - b.changes.length).slice(0, maxFixes);
+  return { fixes: sorted, podsToRead: [...podsUnread].sort().slice(0, maxPodsToRead) };
 }

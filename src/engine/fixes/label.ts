@@ -1,5 +1,5 @@
-// Label the nodes: on nodes that pass every other filter, the labels the pod's nodeSelector and
-// one of its required node-affinity terms ask for (`kubectl label node ... --overwrite`), and
+// Label the nodes: on nodes that pass every other filter and lack the label, the labels the
+// pod's nodeSelector and one of its required node-affinity terms ask for (`kubectl label node`), and
 // the removal of labels a NotIn or DoesNotExist expression forbids. Gt/Lt and matchFields are
 // not proposed: no label value is "the" answer there.
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
@@ -22,6 +22,9 @@ function satisfy(requirement: V1NodeSelectorRequirement, labels: Record<string, 
     case 'In': {
       const value = requirement.values?.[0];
       if (value === undefined || !isLabelValue(value)) return false;
+      // A node that says otherwise (nvidia.com/gpu.present=false) is what it says: relabelling
+      // it would only lie to the scheduler. A missing label is the one worth adding.
+      if (Object.hasOwn(labels, requirement.key)) return false;
       into.set[requirement.key] = value;
       return true;
     }

@@ -10,6 +10,8 @@ import type { Change } from './types.js';
 export interface Replay {
   fits: string[];
   unproven: string[];
+  /** Of `unproven`, the nodes that would fit but whose pods were not read: reading them can confirm it. */
+  podsUnread: string[];
   /** Nodes that still fail, with their plugins in filter order. */
   blocked: Record<string, PluginName[]>;
   /** The patched context and its judgement, to look for a second change. */
@@ -25,12 +27,16 @@ export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: 
   const podsRead = ctx.snapshot.podsReadOn ? new Set(ctx.snapshot.podsReadOn) : undefined;
   const fits: string[] = [];
   const unproven: string[] = [];
+  const podsUnread: string[] = [];
   const blocked: Record<string, PluginName[]> = {};
   for (const node of judgement.nodes) {
-    if (node.verdict === 'fits' && podsRead && !podsRead.has(node.name)) unproven.push(node.name);
+    if (node.verdict === 'fits' && podsRead && !podsRead.has(node.name)) {
+      unproven.push(node.name);
+      podsUnread.push(node.name);
+    }
     else if (node.verdict === 'fits') fits.push(node.name);
     else if (node.verdict === 'unproven') unproven.push(node.name);
     else blocked[node.name] = [...new Set([...(judgement.preFilter.length > 0 ? judgement.preFilter : []), ...node.reasons].map((r) => r.plugin))];
   }
-  return { fits, unproven, blocked, ctx: patched, judgement };
+  return { fits, unproven, podsUnread, blocked, ctx: patched, judgement };
 }

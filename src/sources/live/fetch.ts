@@ -93,6 +93,32 @@ class LiveReader {
     private readonly perObjectReadsUpTo: number,
   ) {}
 
+  /** Continues from an earlier read of this source: its objects, gaps and the nodes whose pods it read. */
+  resume(earlier: Snapshot): void {
+    for (const [collection, items] of Object.entries(earlier.objects) as [CollectionName, unknown[]][]) {
+      if (collection === 'events') {
+        (this.objects.events as unknown[]).push(...items);
+        continue;
+      }
+      this.add(collection, items);
+    }
+    for (const gap of earlier.gaps) this.addGap(gap);
+    if (earlier.podsReadOn) this.podsReadOn = [...earlier.podsReadOn];
+  }
+
+  /**
+   * The pods of nodes the first read skipped (node objects ruled them out), so that a fix
+   * replayed there (tolerate the taint, add the label) is judged against what runs on them.
+   */
+  async podsOn(target: V1Pod, nodes: readonly string[]): Promise<void> {
+    const todo = nodes.filter((n) => !(this.podsReadOn ?? []).includes(n));
+    if (todo.length === 0) return;
+    this.progress(`reading the pods of ${todo.length} more node${todo.length === 1 ? '' : 's'} to confirm a fix`);
+    await Promise.all(todo.map((node) => this.podsOnNode(node)));
+    await this.neighbourVolumes(target, todo);
+    this.podsReadOn = [...(this.podsReadOn ?? []), ...todo];
+  }
+
   snapshot(): Snapshot {
     return {
       source: { kind: 'live', description: this.config.describe },
@@ -542,7 +568,25 @@ export async function readLive(config: LiveConfig, query: LiveQuery, progress?: 
   }
 }
 
+/** Adds to `earlier` (a live read of the same cluster) the pods of `nodes`; GET only. */
+async function readPodsOn(config: LiveConfig, earlier: Snapshot, target: V1Pod, nodes: readonly string[], progress?: (line: string) => void, options: ReadLiveOptions = {}): Promise<Snapshot> {
+  const transport = new Transport(config, options);
+  options.onTransport?.(transport);
+  const reader = new LiveReader(transport, config, progress ?? (() => undefined), options.perObjectReadsUpTo ?? 50);
+  try {
+    reader.resume(earlier);
+    await reader.podsOn(target, nodes);
+    return reader.snapshot();
+  } finally {
+    transport.close();
+  }
+}
+
 /** The cluster `config` names as a source; the namespace is the context's unless -n says otherwise. */
 export function liveSource(config: LiveConfig, options: ReadLiveOptions = {}): Source {
-  return { namespace: config.namespace, read: (query, progress) => readLive(config, query, progress, options) };
+  return {
+    namespace: config.namespace,
+    read: (query, progress) => readLive(config, query, progress, options),
+    readPodsOn: (earlier, target, nodes, progress) => readPodsOn(config, earlier, target, nodes, progress, options),
+  };
 }

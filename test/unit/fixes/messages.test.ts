@@ -40,7 +40,7 @@ describe('the words of a fix', () => {
 
   it('labels: one command for every node, values quoted for the shell where needed', () => {
     const text = fixText(fix([{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: ['a', 'b'], set: { team: "o'neil" }, remove: ['spot'] }]));
-    expect(text.command).toBe("kubectl label node a b 'team=o'\\''neil' spot- --overwrite");
+    expect(text.command).toBe("kubectl label node a b 'team=o'\\''neil' spot-");
     expect(text.change).toBe("Label 2 nodes (a and b) team=o'neil and remove label spot from 2 nodes (a and b).");
     expect(text.yaml).toBeUndefined();
   });
@@ -71,6 +71,12 @@ describe('the words of a fix', () => {
     );
     expect(text.change).toContain('a/x (priority 0, against PodDisruptionBudget x-pdb)');
     expect(text.change).not.toContain('were not read');
+  });
+
+  it('a taint key with a line break stays on one YAML line, escaped as JSON writes it', () => {
+    const key = 'a\nb';
+    const text = fixText(fix([{ kind: 'tolerateTaint', cause: 'TaintToleration', taint: { key, effect: 'NoSchedule' }, toleration: { key, operator: 'Exists', effect: 'NoSchedule' } }], deployment));
+    expect(text.yaml).toContain('- key: "a\\nb"');
   });
 
   it('a node name with a line break stays on one command line, as bash reads it', () => {
