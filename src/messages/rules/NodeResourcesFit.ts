@@ -65,7 +65,8 @@ export default plugin(rule, {
     },
   },
   short: {
-    insufficientResource: (d) => (d.resource === 'pods' ? `pods ${d.used}/${d.allocatable}` : `${d.resource} short ${quantitiesAlike(d.resource, [d.short]).join('')}`),
+    // cpu always in millicores, so that a table column reads in one unit (never `2` beside `1500m`).
+    insufficientResource: (d) => (d.resource === 'pods' ? `pods ${d.used}/${d.allocatable}` : `${d.resource} short ${d.resource === 'cpu' ? `${d.short}m` : quantitiesAlike(d.resource, [d.short]).join('')}`),
   },
   headline: {
     insufficientResource: { key: (d) => `${d.resource}|${d.exceedsAllocatable ? 'over' : ''}`, says: shortOf },
