@@ -74,3 +74,22 @@ describe('the headline', () => {
     expect(line).toBe('Pod default/p cannot be scheduled. 0 of 1 node fit: 1 node does not match its nodeSelector disktype=ssd (has disktype=hdd).');
   });
 });
+
+describe('node affinity with several terms', () => {
+  it('tells each node against the term it comes closest to, the others counted', async () => {
+    const { describeReason } = await import('../../src/messages/reasons.js');
+    const target = pod('p')
+      .req({ cpu: '1' })
+      .affinityTerm({ key: 'zone', operator: 'In', values: ['a'] }, { key: 'disk', operator: 'In', values: ['ssd'] })
+      .affinityTerm({ key: 'pool', operator: 'In', values: ['gpu'] })
+      .obj();
+    const t = { ...target, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '' }] } };
+    const snapshot = snapshotOf({ pods: [t], nodes: [sized('n').labels({ zone: 'a', pool: 'cpu' }).obj()] });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: 'default', name: 'p' });
+    if (outcome.kind !== 'diagnosis') throw new Error('no diagnosis');
+    const reason = outcome.diagnosis.nodes[0]?.reasons[0];
+    if (!reason) throw new Error('no reason');
+    // Term 1 misses one requirement (disk), term 2 one (pool): the first of the closest is told.
+    expect(describeReason(reason.detail)).toBe('required node affinity term 1 (closest of 2 terms; the others miss too): wants disk=ssd, node has no label "disk"');
+  });
+});

@@ -31,7 +31,7 @@ function wantedText(m: SelectorEntryMiss): string {
 }
 
 /** The term a node comes closest to satisfying: fewest unmet requirements, then the first. */
-function closestTerm<T extends { misses: readonly SelectorEntryMiss[] }>(terms: readonly T[]): T | undefined {
+export function closestTerm<T extends { misses: readonly SelectorEntryMiss[] }>(terms: readonly T[]): T | undefined {
   return terms.reduce<T | undefined>((best, t) => (!best || t.misses.length < best.misses.length ? t : best), undefined);
 }
 
@@ -70,14 +70,19 @@ export default plugin(rule, {
   ],
   messages: {
     nodeSelectorMismatch: (d) => `nodeSelector: ${d.misses.map(selectorMissText).join('; ')}`,
-    requiredAffinityMismatch: (d) =>
-      `required node affinity: ${d.terms.map((t) => `term ${t.index + 1}: ${t.misses.map(selectorMissText).join('; ')}`).join(' | ')}`,
+    // Terms are ORed: the node is told against the term it comes closest to, the others counted.
+    requiredAffinityMismatch: (d) => {
+      const t = closestTerm(d.terms);
+      if (!t) return 'required node affinity: no term';
+      const others = d.terms.length > 1 ? ` (closest of ${d.terms.length} terms; the others miss too)` : '';
+      return `required node affinity term ${t.index + 1}${others}: ${t.misses.map(selectorMissText).join('; ')}`;
+    },
     outsidePreFilterNodes: (d) => `not among the nodes the pod's matchFields name (${d.requested.join(', ')})`,
     affinityTermsConflict: () => "the pod's node affinity terms name no node at all (conflicting matchFields)",
   },
   short: {
     nodeSelectorMismatch: (d) => firstMiss(d.misses),
-    requiredAffinityMismatch: (d) => firstMiss(d.terms.flatMap((t) => t.misses)),
+    requiredAffinityMismatch: (d) => firstMiss(closestTerm(d.terms)?.misses ?? []),
     outsidePreFilterNodes: () => 'not named',
     affinityTermsConflict: () => 'terms conflict',
   },

@@ -6,6 +6,7 @@ import type { TextDiff } from '../../engine/nearmiss/index.js';
 import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
 import { isNearToleration } from '../../engine/rules/TaintToleration.js';
 import { explainDiff } from '../../messages/nearmiss.js';
+import { closestTerm } from '../../messages/rules/NodeAffinity.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { renderAligned } from './aligned.js';
@@ -71,7 +72,9 @@ export function nearMisses(d: Diagnosis, colors: Palette): string[] {
         }));
       }
       if (detail.kind === 'nodeSelectorMismatch' || detail.kind === 'requiredAffinityMismatch') {
-        const misses = detail.kind === 'nodeSelectorMismatch' ? detail.misses.map((m) => ({ m, source: 'nodeSelector' })) : detail.terms.flatMap((t) => t.misses.map((m) => ({ m, source: `affinity term ${t.index + 1}` })));
+        // A node is compared with its closest term only (terms are ORed).
+        const term = detail.kind === 'requiredAffinityMismatch' ? closestTerm(detail.terms) : undefined;
+        const misses = detail.kind === 'nodeSelectorMismatch' ? detail.misses.map((m) => ({ m, source: 'nodeSelector' })) : (term?.misses ?? []).map((m) => ({ m, source: `affinity term ${(term?.index ?? 0) + 1}` }));
         for (const { m, source } of misses) {
           const key = `label|${source}|${m.key}|${m.wanted.join(',')}|${m.closest?.key ?? ''}=${m.closest?.value ?? ''}`;
           add(key, node.name, () => selectorBlock(m, source, colors));
