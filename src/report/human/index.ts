@@ -78,7 +78,7 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
   sections.push(requestLines(d, colors));
-  const shortfall = shortfallTable(d);
+  const shortfall = shortfallTable(d, out.columns, options.wide);
   if (shortfall) sections.push([colors.bold('Resources short, node by node'), shortfall]);
   sections.push(holderLines(d, colors));
   sections.push(stageLines(d, colors));

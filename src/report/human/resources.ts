@@ -32,7 +32,7 @@ export function requestLines(d: Diagnosis, colors: Palette): string[] {
   return out;
 }
 
-export function shortfallTable(d: Diagnosis): string | undefined {
+export function shortfallTable(d: Diagnosis, columns: number | undefined, wide: boolean): string | undefined {
   const rows = d.nodes.flatMap((n) =>
     n.reasons.flatMap((r) => (r.detail.kind === 'insufficientResource' ? [{ node: n, detail: r.detail }] : [])),
   );
@@ -45,19 +45,31 @@ export function shortfallTable(d: Diagnosis): string | undefined {
     const written = quantitiesAlike(resource, amounts);
     texts.set(resource, new Map(amounts.map((a, i) => [a, written[i] ?? ''])));
   }
-  const table = new Table(kubectlStyle(['NODE', 'RESOURCE', 'POD ASKS', 'ALLOCATABLE', 'USED (PODS)', 'FREE', 'SHORT BY']));
-  for (const { node, detail } of shown) {
+  const cells = shown.map(({ node, detail }) => {
     const f = (v: bigint) => texts.get(detail.resource)?.get(v) ?? formatResource(detail.resource, v);
-    table.push([
-      escapeTerminal(node.name),
-      escapeTerminal(detail.resource),
-      f(detail.requested),
-      f(detail.allocatable),
-      `${f(detail.used)} (${node.pods})`,
-      f(detail.free),
-      detail.exceedsAllocatable ? `${f(detail.short)} (over allocatable)` : f(detail.short),
-    ]);
-  }
+    return {
+      node: escapeTerminal(node.name),
+      resource: escapeTerminal(detail.resource),
+      asks: f(detail.requested),
+      allocatable: f(detail.allocatable),
+      used: f(detail.used),
+      pods: node.pods,
+      free: f(detail.free),
+      short: f(detail.short),
+      over: detail.exceedsAllocatable,
+    };
+  });
+  const table = new Table(kubectlStyle(['NODE', 'RESOURCE', 'POD ASKS', 'ALLOCATABLE', 'USED (PODS)', 'FREE', 'SHORT BY']));
+  for (const c of cells) table.push([c.node, c.resource, c.asks, c.allocatable, `${c.used} (${c.pods})`, c.free, c.over ? `${c.short} (over allocatable)` : c.short]);
+  const rendered = trimLines(table.toString());
+  const limit = columns ?? (wide ? 160 : 80);
+  // Long node names make the table wider than the terminal: one line per node instead.
+  const fits = Math.max(...rendered.split('\n').map((l) => l.length)) <= limit;
+  const body = fits
+    ? rendered
+    : cells
+        .map((c) => `  ${c.node}: ${c.resource} asks ${c.asks}, allocatable ${c.allocatable}, used ${c.used} by ${c.pods} pod${c.pods === 1 ? '' : 's'}, free ${c.free}, short by ${c.short}${c.over ? ' (more than its whole allocatable)' : ''}`)
+        .join('\n');
   const more = rows.length > shown.length ? `\n  … and ${rows.length - shown.length} more rows (-o json has them all)` : '';
-  return trimLines(table.toString()) + more;
+  return body + more;
 }

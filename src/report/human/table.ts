@@ -92,18 +92,33 @@ export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
   const leadHead = ['NODE', 'FITS', ...(options.wide ? ['FIRST FAILURE', 'PODS'] : [])];
   for (const width of cellWidths) {
     const table = render([...leadHead, ...plugins], rows.map((row) => [...lead(row), ...plugins.map((p) => cellFor(row.sample, p, width, colors))]));
-    if (widthOf(table) <= limit) return table;
+    // A cell is never cut inside its value: only widths that hold every cell whole are tried.
+    if (widthOf(table) <= limit && rows.every((row) => plugins.every((p) => (cellText(row.sample, p) ?? '').length <= width))) return table;
   }
-  // Too many plugins for the width: one column lists them, the first (the scheduler's) with its reason.
-  const room = Math.max(24, limit - widthOf(render(leadHead, rows.map(lead))) - 2);
+  // Too many plugins for the width: one column lists them, the first (the scheduler's) with its
+  // reason when it fits whole, else the plugin names alone (the Reasons section has the rest).
+  // The lead columns' width, their padding and the two spaces between columns.
+  const room = Math.max(24, limit - widthOf(render(leadHead, rows.map(lead))) - 3);
   return render(
-    [...leadHead, 'FAILS (THE FIRST IS WHAT THE SCHEDULER REPORTS)'],
-    rows.map((row) => {
-      const node = row.sample;
-      const first = node.reasons[0];
-      const others = [...new Set(node.reasons.slice(1).map((r) => r.plugin))].filter((p) => p !== first?.plugin);
-      const text = first ? `${first.plugin}: ${escapeTerminal(shortReason(first.detail))}${others.length > 0 ? `; also ${others.join(', ')}` : ''}` : node.unchecked.length > 0 ? `not checked: ${node.unchecked.join(', ')}` : '-';
-      return [...lead(row), cut(text, room)];
-    }),
+    [...leadHead, 'FAILS (IN FILTER ORDER)'],
+    rows.map((row) => [...lead(row), failsText(row.sample, room)]),
   );
+}
+
+function failsText(node: NodeVerdict, room: number): string {
+  const first = node.reasons[0];
+  if (!first) {
+    if (node.unchecked.length === 0) return '-';
+    const all = `not checked: ${node.unchecked.join(', ')}`;
+    return all.length <= room ? all : `${node.unchecked.length} plugins not checked`;
+  }
+  const others = [...new Set(node.reasons.slice(1).map((r) => r.plugin))].filter((p) => p !== first.plugin);
+  const also = others.length > 0 ? `; also ${others.join(', ')}` : '';
+  const forms = [
+    `${first.plugin}: ${escapeTerminal(shortReason(first.detail))}${also}`,
+    `${first.plugin}: ${escapeTerminal(shortReason(first.detail))}${others.length > 0 ? ` (+${others.length} more)` : ''}`,
+    `${first.plugin}${also}`,
+    `${first.plugin}${others.length > 0 ? ` (+${others.length} more)` : ''}`,
+  ];
+  return forms.find((f) => f.length <= room) ?? forms[forms.length - 1] ?? first.plugin;
 }

@@ -462,6 +462,8 @@ class LiveReader {
     const found = claims.flatMap((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name) ?? []);
     const bound = found.flatMap((claim) => (claim.spec?.volumeName ? [claim.spec.volumeName] : []));
     const waiting = found.filter((claim) => !claim.spec?.volumeName);
+    // Who provisions an unbound claim, and what it said (ExternalProvisioning, ProvisioningFailed).
+    await Promise.all(waiting.map((claim) => this.eventsOf(ns, 'PersistentVolumeClaim', claim.metadata?.name ?? '')));
     if (waiting.length === 0) {
       await this.named(resources.persistentVolumes, bound.map((name) => ({ name })), 'reading the volumes of the claims');
       return;
