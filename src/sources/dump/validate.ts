@@ -40,10 +40,11 @@ const metadata = object({
 
 const labelSelector = object({
   matchLabels: strings,
-  matchExpressions: listOf(object({ key: string, operator: string, values: stringList })),
+  matchExpressions: listOf(object({ key: required(string), operator: required(string), values: stringList })),
 });
 
-const nodeSelectorRequirement = object({ key: string, operator: string, values: stringList });
+// The API server requires key and operator; the matchers read them without a default.
+const nodeSelectorRequirement = object({ key: required(string), operator: required(string), values: stringList });
 const nodeSelector = object({
   nodeSelectorTerms: required(listOf(object({ matchExpressions: listOf(nodeSelectorRequirement), matchFields: listOf(nodeSelectorRequirement) }))),
 });
