@@ -2,6 +2,7 @@
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { boundSentence } from './bound.js';
 import { list } from './format.js';
+import { limitRangeSentence, quotaHeadline } from './story.js';
 import { headlineLimit } from './limits.js';
 
 export function stageSentence(d: Diagnosis): string {
@@ -13,6 +14,10 @@ export function stageSentence(d: Diagnosis): string {
       // Asked for by owner (deploy/web), the pods have no name of their own yet.
       const top = d.pod.owners[d.pod.owners.length - 1] ?? s.owner;
       const subject = d.pod.name === undefined ? `No pod of ${top.kind} ${top.namespace}/${top.name} was ever created` : `Pod ${pod} was never created`;
+      // The arithmetic, when the objects gave it, is the cause in a sentence; the refusal follows below.
+      const worked = [...s.quota.map((q) => quotaHeadline(q)), ...s.limitRange.map(limitRangeSentence)];
+      const told = worked.length > 0 ? `${subject}: admission refuses it: ${worked.join('; ')}.` : undefined;
+      if (told && told.length <= headlineLimit) return told;
       const full = `${subject}: the API server rejected it at admission. ${s.owner.kind} ${s.owner.name} reports: ${last ? withoutAggregation(last.message) : 'FailedCreate'}`;
       // The whole message is in the events section; the headline keeps what the API said no to.
       return full.length <= headlineLimit ? full : `${subject}: the API server rejected it at admission (${last ? admissionReason(withoutAggregation(last.message)) : 'FailedCreate'}; see below).`;

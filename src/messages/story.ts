@@ -3,7 +3,7 @@
 import type { QuotaArithmetic, LimitRangeBreach } from '../engine/story/admission.js';
 import type { NeverPreempts, NominatedNodePod } from '../engine/story/preemption.js';
 import type { RequestOrigin } from '../engine/resources/origins.js';
-import { list, quantity } from './format.js';
+import { list, quantitiesAlike, quantity } from './format.js';
 
 /** "cpu request 2 of container app was copied from its limit by the API (Deployment web's pod template sets no request)" */
 export function originSentence(o: RequestOrigin): string {
@@ -43,6 +43,19 @@ export function quotaSentence(q: QuotaArithmetic, template: { kind: string; name
       return `${head}: the quota is full now; a pod is admitted once ${f(q.used + q.asks - q.hard)} of the quota's usage is freed`;
     case 'roomNow':
       return `${head}: the quota has room now (the refusal is older than its current usage); the next create should pass`;
+  }
+}
+
+/** For the headline: "each pod asks 2 cpu, quota q allows 1 in all: no replica can ever be admitted". */
+export function quotaHeadline(q: QuotaArithmetic): string {
+  const [asks = '', used = '', hard = '', freed = ''] = quantitiesAlike(base(q.resource), [q.asks, q.used, q.hard, q.used + q.asks - q.hard]);
+  switch (q.verdict) {
+    case 'neverAdmitted':
+      return `each pod asks ${q.resource} ${asks} and quota ${q.quota} allows ${hard} in all, so no replica can ever be admitted`;
+    case 'fullNow':
+      return `quota ${q.quota} has ${used} of ${hard} ${q.resource} used and each pod asks ${asks}, so none fits until ${freed} is freed`;
+    case 'roomNow':
+      return `quota ${q.quota} refused a pod asking ${q.resource} ${asks} earlier, and has room now (${used} of ${hard} used)`;
   }
 }
 

@@ -87,8 +87,8 @@ describe('an owner whose pods were never admitted', () => {
   });
   it('quotes the failure without the event correlator\'s "combined from similar events" prefix', () => {
     const d = diagnosisOf(snapshotOf({ replicaSets: [rs], deployments: [deploy] as unknown as Collections['deployments'], events: [failed] }, []), 'deploy/web');
-    // The whole message is over the headline's 240 characters: the headline keeps what admission refused.
-    expect(summarySentence(d)).toBe('No pod of Deployment default/web was ever created: the API server rejected it at admission (exceeded quota: q; see below).');
+    // The refusal's numbers make the arithmetic, which the headline tells instead of quoting it.
+    expect(summarySentence(d)).toBe('No pod of Deployment default/web was ever created: admission refuses it: each pod asks requests.cpu 1000m and quota q allows 500m in all, so no replica can ever be admitted.');
     const short = { ...failed, message: '(combined from similar events): pods "web-1-" is forbidden: exceeded quota: q' };
     const whole = diagnosisOf(snapshotOf({ replicaSets: [rs], deployments: [deploy] as unknown as Collections['deployments'], events: [short] }, []), 'deploy/web');
     expect(summarySentence(whole)).toBe('No pod of Deployment default/web was ever created: the API server rejected it at admission. ReplicaSet web-1 reports: pods "web-1-" is forbidden: exceeded quota: q');
