@@ -1,8 +1,9 @@
 // A fake cluster behind the fake API server: serves GET of objects and of collections (all
 // namespaces or one), with field selectors, label selectors and paging, the way kube-apiserver
 // answers them for the fields why-pending uses. Paths listed in `forbid` answer 403.
+import { afterEach } from 'vitest';
 import type { Handler } from './fake-apiserver.js';
-import { json, list, status } from './fake-apiserver.js';
+import { json, list, startFakeApiServer, status, type FakeApiServer } from './fake-apiserver.js';
 
 // Any Kubernetes object; typed loosely so that client-node's V1Pod, V1Node... fit.
 interface Obj {
@@ -88,5 +89,21 @@ export function clusterRoute(objects: Objects, forbid: string[] = []): Handler {
     const page = limit > 0 ? selected.slice(start, start + limit) : selected;
     const next = limit > 0 && start + limit < selected.length ? String(start + limit) : undefined;
     json(res, 200, list(page, 'List', next));
+  };
+}
+
+/**
+ * For a test file: `cluster(objects, forbid)` starts a fake API server serving `objects`
+ * (403 for the `forbid` routes); every server started is closed after each test.
+ */
+export function fakeClusters(): (objects: Objects, forbid?: string[]) => Promise<FakeApiServer> {
+  const servers: FakeApiServer[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+  });
+  return async (objects, forbid = []) => {
+    const server = await startFakeApiServer({ '*': clusterRoute(objects, forbid) });
+    servers.push(server);
+    return server;
   };
 }

@@ -1,7 +1,7 @@
 // readLive against a fake cluster: which requests each kind of case costs, what lands in the
 // snapshot, and that the engine diagnoses it.
 import type { V1Pod } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import { ruleSet } from '../../../src/plugins.js';
 import { ClusterError } from '../../../src/errors.js';
@@ -9,19 +9,10 @@ import { present } from '../../../src/report/present.js';
 import { readLive } from '../../../src/sources/live/fetch.js';
 import { expectValidDiagnosis } from '../../support/schema.js';
 import { node, pod } from '../../support/builders.js';
-import { configFor, startFakeApiServer, type FakeApiServer } from './fake-apiserver.js';
-import { clusterRoute, type Objects } from './fake-cluster.js';
+import { configFor, type FakeApiServer } from './fake-apiserver.js';
+import { fakeClusters, type Objects } from './fake-cluster.js';
 
-const servers: FakeApiServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function cluster(objects: Objects, forbid: string[] = []): Promise<FakeApiServer> {
-  const server = await startFakeApiServer({ '*': clusterRoute(objects, forbid) });
-  servers.push(server);
-  return server;
-}
+const cluster = fakeClusters();
 
 const ns = 'shop';
 const deployment = { metadata: { name: 'web', namespace: ns, uid: 'uid-deploy' }, spec: { selector: { matchLabels: { app: 'web' } } } };

@@ -2,26 +2,17 @@
 // pods and the budgets of its lower-priority pods' namespaces (a 403 there is a gap, never "no
 // budget"); a pod never admitted reads the owner that reports it and the namespace's quotas.
 import type { V1Pod } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../../src/engine/diagnosis.js';
 import { ruleSet } from '../../../src/plugins.js';
 import { readLive } from '../../../src/sources/live/fetch.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
 import { node, pod } from '../../support/builders.js';
-import { configFor, startFakeApiServer, type FakeApiServer } from './fake-apiserver.js';
-import { clusterRoute, type Objects } from './fake-cluster.js';
+import { configFor, type FakeApiServer } from './fake-apiserver.js';
+import { fakeClusters, type Objects } from './fake-cluster.js';
 
-const servers: FakeApiServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function cluster(objects: Objects, forbid: string[] = []): Promise<FakeApiServer> {
-  const server = await startFakeApiServer({ '*': clusterRoute(objects, forbid) });
-  servers.push(server);
-  return server;
-}
+const cluster = fakeClusters();
 
 const paths = (server: FakeApiServer) => server.requests.map((r) => `${r.path}${r.query.size > 0 ? `?${decodeURIComponent(r.query.toString())}` : ''}`);
 
