@@ -65,7 +65,7 @@ function matchesLabels(object: Obj, selector: string | null): boolean {
 }
 
 /** Serves `objects`; answers 403 for any path in `forbid` (exact, or a prefix ending in `*`). */
-export function clusterRoute(objects: Objects, forbid: string[] = []): Handler {
+function clusterRoute(objects: Objects, forbid: string[] = []): Handler {
   return (_req, res, seen) => {
     const forbidden = forbid.some((f) => (f.endsWith('*') ? seen.path.startsWith(f.slice(0, -1)) : seen.path === f));
     if (forbidden) return json(res, 403, status(403, 'Forbidden', `${seen.path} is forbidden: User "alice" cannot get it`));
