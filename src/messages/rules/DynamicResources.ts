@@ -97,6 +97,10 @@ export default plugin(rule, {
         return { text: `${verb(n, 'has', 'have')} ${why} of claim ${d?.claim ?? ''}`, brief: `${verb(n, 'has', 'have')} ${why}` };
       },
     },
+    constraintUnsatisfied: {
+      key: (d) => `${d.claim}:${d.attribute}`,
+      says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no free devices for claim ${d?.claim ?? ''} that share ${d?.attribute ?? ''}`, brief: `${verb(n, 'has', 'have')} no devices sharing ${d?.attribute ?? ''}` }),
+    },
     claimNotOnNode: {
       key: (d) => d.claim,
       says: (n, [d]) => ({ text: `${verb(n, 'cannot', 'cannot')} reach claim ${d?.claim ?? ''}, allocated${d?.allocatedTo ? ` to ${list(d.allocatedTo)}` : ' elsewhere'}` }),
