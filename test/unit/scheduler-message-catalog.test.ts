@@ -84,6 +84,7 @@ const catalogTable: Row[] = [
   row('DynamicResources', P, 'resource claim gpu-claim is in the process of being allocated', 'v1.31+', 'dynamicresources/dynamicresources.go PreFilter'),
   row('DynamicResources', P, 'request gpu: device class gpu.example.com does not exist', 'v1.31+', 'dynamicresources/dynamicresources.go PreFilter'),
   row('DynamicResources', P, 'resourceclaim.resource.k8s.io "gpu-claim" not found', 'v1.26+', 'the claim lister\'s NotFound, dynamicresources PreFilter'),
+  row('DynamicResources', P, 'ResourceClaim ml/p-gpu-x7k2 was not created for pod ml/p (pod is not owner)', 'v1.28+', 'dynamic-resource-allocation/resourceclaim IsForPod, dynamicresources PreFilter'),
   row(null, F, 'node is filtered out by the prefilter result', 'v1.24-v1.29', 'schedule_one.go (PR #108648)'),
   row(null, F, "node(s) didn't satisfy plugin(s) [NodeAffinity]", 'v1.30+', 'schedule_one.go (PR #122251)'),
   row(null, P, "node(s) didn't satisfy plugin(s) [NodeAffinity VolumeBinding] simultaneously", 'v1.24+', 'runtime/framework.go RunPreFilterPlugins'),

@@ -51,7 +51,7 @@ export default plugin(rule, {
     preFilterWording(/^request (?<request>\S+): device class (?<deviceClass>\S+) does not exist$/, 'v1.31+'),
     preFilterWording(new RegExp(`^resourceclaim(?:\\.resource\\.k8s\\.io)? ${quotedClaim} (?:not found|is being deleted)$`), 'v1.26+'),
     // resourceclaim.IsForPod: a claim made from a template for another pod.
-    preFilterWording(/^ResourceClaim (?<claim>\S+) was not created for pod (?<pod>\S+) \(pod is not owner\)$/, 'v1.28+'),
+    preFilterWording(/^ResourceClaim (?<claim>\S+) was not created for [Pp]od (?<pod>\S+) \([Pp]od is not owner\)$/, 'v1.28+'),
   ],
   messages: {
     resourceClaimNotCreated: (d) =>
