@@ -5,7 +5,9 @@
 // request is true; a device another claim holds (or this search already picked) is taken,
 // except for an admin-access request; `matchAttribute` constraints must hold across the devices
 // of the requests they name. The first full solution wins; none means "cannot allocate all
-// claims". When the search fails, the request that cannot be met on its own is explained in
+// claims". Devices of a pool still being published (fewer slices at its newest generation than
+// resourceSliceCount) are skipped; an All request on such a node is the scheduler's error.
+// When the search fails, the request that cannot be met on its own is explained in
 // numbers (devices, matching, free) and names (the claims holding them, the selector a device
 // fails and the values it reads); when every request can be met alone, the constraint is named.
 //
@@ -44,6 +46,8 @@ export interface SelectorMiss {
   has: string[];
   /** A string the expression compares with, and the device's value, when they differ only in case or spaces. */
   nearMiss?: { wanted: string; found: string };
+  /** The selector could not be evaluated on this device (a runtime error, or beyond the CEL library). */
+  error?: string;
 }
 
 export interface RequestShortfall {
@@ -113,7 +117,7 @@ function requestsOf(claims: readonly ResourceV1ResourceClaim[], classes: Readonl
   );
 }
 
-type Match = { kind: 'matches' } | { kind: 'miss'; miss: SelectorMiss } | { kind: 'error' | 'unsupported'; expression: string; error: string };
+type Match = { kind: 'matches' } | { kind: 'miss'; miss: SelectorMiss } | { kind: 'error' | 'unsupported'; expression: string; from: 'class' | 'request'; error: string };
 
 const REFERENCE = /device\.(attributes|capacity)\[\s*"([^"]+)"\s*\]\.([A-Za-z_][\w]*)/g;
 const COMPARED = /device\.attributes\[\s*"([^"]+)"\s*\]\.([A-Za-z_][\w]*)\s*==\s*"([^"]*)"|device\.driver\s*==\s*"([^"]*)"/g;
@@ -140,7 +144,7 @@ function matchOf(alt: Alternative, d: PoolDevice): Match {
     const outcome = evaluateSelector(s.expression, cel);
     if (outcome.kind === 'matches') continue;
     if (outcome.kind === 'fails') return { kind: 'miss', miss: missOf(d, cel, s.expression, s.from) };
-    return { kind: outcome.kind === 'runtimeError' ? 'error' : 'unsupported', expression: s.expression, error: outcome.error };
+    return { kind: outcome.kind === 'runtimeError' ? 'error' : 'unsupported', expression: s.expression, from: s.from, error: outcome.error };
   }
   return { kind: 'matches' };
 }
@@ -156,6 +160,13 @@ function attributeOf(d: PoolDevice, fullName: string): unknown {
 
 class Stop extends Error {}
 
+/** Thrown where the scheduler's own evaluation stops the allocation (or ours cannot go on). */
+class Halt extends Error {
+  constructor(readonly outcome: AllocationOutcome) {
+    super(outcome.kind);
+  }
+}
+
 /** Replays the allocator for `input.claims` on one node. */
 export function allocateOnNode(input: AllocationInput): AllocationOutcome {
   const { claims, classes, allocated, pools } = input;
@@ -165,20 +176,30 @@ export function allocateOnNode(input: AllocationInput): AllocationOutcome {
   const unmodelled = requests.flatMap((r) => r.alternatives).find((a) => a.unmodelled);
   if (unmodelled?.unmodelled) return { kind: 'notModelled', feature: unmodelled.unmodelled };
   if (requests.length > 0 && pools.devices.length === 0) return { kind: 'noDevices', drivers: pools.drivers };
-
-  // Which devices each alternative may take, decided once (the allocator caches it too).
-  const matches = new Map<Alternative, Map<string, Match>>();
-  for (const alt of requests.flatMap((r) => r.alternatives)) {
-    const m = new Map<string, Match>();
-    for (const d of pools.devices) {
-      const match = matchOf(alt, d);
-      if (match.kind === 'unsupported') return { kind: 'notEvaluable', expression: match.expression, error: match.error };
-      if (match.kind === 'error') return { kind: 'selectorError', claim: claimName(claims[requests.find((r) => r.alternatives.includes(alt))?.claim ?? 0] as ResourceV1ResourceClaim), device: d.id, expression: match.expression, error: match.error };
-      m.set(d.id, match);
-    }
-    matches.set(alt, m);
+  // validateDeviceRequest: an All request on a node with a pool still being published is an
+  // error of the scheduler's, not a verdict.
+  if (pools.incomplete.length > 0 && requests.some((r) => r.alternatives.some((a) => a.all))) {
+    return { kind: 'notModelled', feature: `a request for all devices while pool ${pools.incomplete.join(', ')} is being updated (the scheduler reports an error)` };
   }
-  const selectable = (alt: Alternative) => pools.devices.filter((d) => matches.get(alt)?.get(d.id)?.kind === 'matches');
+
+  // isSelectable, cached per alternative and device as the allocator caches it. The search asks
+  // lazily, in its own order (a device in use is never evaluated), so a selector error or an
+  // expression the library cannot evaluate stops it only where the scheduler would meet it.
+  const cache = new Map<Alternative, Map<string, Match>>();
+  const claimOf = (alt: Alternative) => claimName(claims[requests.find((r) => r.alternatives.includes(alt))?.claim ?? 0] as ResourceV1ResourceClaim);
+  const matchFor = (alt: Alternative, d: PoolDevice): Match => {
+    const m = cache.get(alt) ?? cache.set(alt, new Map()).get(alt) ?? new Map<string, Match>();
+    const known = m.get(d.id) ?? matchOf(alt, d);
+    m.set(d.id, known);
+    return known;
+  };
+  const selectable = (alt: Alternative, d: PoolDevice): boolean => {
+    const m = matchFor(alt, d);
+    if (m.kind === 'unsupported') throw new Halt({ kind: 'notEvaluable', expression: m.expression, error: m.error });
+    if (m.kind === 'error') throw new Halt({ kind: 'selectorError', claim: claimOf(alt), device: d.id, expression: m.expression, error: m.error });
+    return m.kind === 'matches';
+  };
+  const usable = pools.devices.filter((d) => !pools.incomplete.includes(`${d.driver}/${d.pool}`));
 
   const picking = new Map<string, Set<number>>(); // device -> claims picking it
   const picked: { claim: number; base: string; request: string; device: PoolDevice }[] = [];
@@ -208,25 +229,28 @@ export function allocateOnNode(input: AllocationInput): AllocationOutcome {
     picking.get(d.id)?.delete(claim);
   };
 
+  // All requests know their devices before the search starts (validateDeviceRequest).
+  const allDevices = new Map<Alternative, PoolDevice[]>();
+
   const solve = (ri: number): boolean => {
     if (++steps > SEARCH_LIMIT) throw new Stop();
     const request = requests[ri];
     if (!request) return true;
     for (const alt of request.alternatives) {
-      const candidates = selectable(alt);
       if (alt.all) {
-        if (candidates.length === 0 || pools.incomplete.length > 0) continue;
-        if (!candidates.every((d) => free(alt, request.claim, d))) continue;
-        candidates.forEach((d) => take(request.claim, alt, d));
+        const every = allDevices.get(alt) ?? [];
+        if (every.length === 0) continue;
+        if (!every.every((d) => free(alt, request.claim, d))) continue;
+        every.forEach((d) => take(request.claim, alt, d));
         if (constraintsHold(request.claim) && solve(ri + 1)) return true;
-        for (const d of [...candidates].reverse()) untake(request.claim, d);
+        for (const d of [...every].reverse()) untake(request.claim, d);
         continue;
       }
       const pick = (from: number, left: number): boolean => {
         if (left === 0) return solve(ri + 1);
-        for (let i = from; i < candidates.length; i++) {
-          const d = candidates[i] as PoolDevice;
-          if (!free(alt, request.claim, d)) continue;
+        for (let i = from; i < usable.length; i++) {
+          const d = usable[i] as PoolDevice;
+          if (!free(alt, request.claim, d) || !selectable(alt, d)) continue;
           take(request.claim, alt, d);
           if (constraintsHold(request.claim) && pick(i + 1, left - 1)) return true;
           untake(request.claim, d);
@@ -239,11 +263,16 @@ export function allocateOnNode(input: AllocationInput): AllocationOutcome {
   };
 
   try {
+    for (const alt of requests.flatMap((r) => r.alternatives).filter((a) => a.all)) allDevices.set(alt, pools.devices.filter((d) => selectable(alt, d)));
     if (solve(0)) return { kind: 'allocated' };
   } catch (e) {
+    if (e instanceof Halt) return e.outcome;
     if (e instanceof Stop) return { kind: 'notModelled', feature: `a search of more than ${SEARCH_LIMIT} steps` };
     throw e;
   }
+  // Explaining looks at every device, including those the search never evaluated: a selector
+  // that cannot be evaluated there is told as the device's miss, not as the node's verdict.
+  const matches = new Map(requests.flatMap((r) => r.alternatives).map((alt) => [alt, new Map(pools.devices.map((d) => [d.id, matchFor(alt, d)]))]));
   return explain(requests, claims, pools, allocated, matches);
 }
 
@@ -251,10 +280,13 @@ function shortfall(alt: Alternative, claim: string, pools: NodePools, allocated:
   const matching = pools.devices.filter((d) => matches.get(d.id)?.kind === 'matches');
   const held = new Map<string, string[]>();
   for (const d of matching) for (const c of allocated.get(d.id) ?? []) held.set(c, [...(held.get(c) ?? []), d.device.name]);
-  const freeCount = alt.adminAccess ? matching.length : matching.filter((d) => !allocated.has(d.id)).length;
-  const misses = pools.devices.flatMap((d) => {
+  const publishing = (d: PoolDevice) => pools.incomplete.includes(`${d.driver}/${d.pool}`);
+  const freeCount = matching.filter((d) => !publishing(d) && (alt.adminAccess || !allocated.has(d.id))).length;
+  const misses = pools.devices.flatMap((d): SelectorMiss[] => {
     const m = matches.get(d.id);
-    return m?.kind === 'miss' ? [m.miss] : [];
+    if (m?.kind === 'miss') return [m.miss];
+    if (m?.kind === 'error' || m?.kind === 'unsupported') return [{ device: d.device.name, expression: m.expression, from: m.from, has: [], error: m.error }];
+    return [];
   });
   return {
     claim,

@@ -9,6 +9,7 @@ function wanted(s: RequestShortfall): string {
 }
 
 function miss(m: SelectorMiss): string {
+  if (m.error) return `device ${m.device}: ${m.from === 'class' ? 'the class' : 'the request'} selector \`${m.expression}\` cannot be evaluated (${m.error})`;
   const has = m.has.length > 0 ? `: it has ${list(m.has)}` : '';
   const near = m.nearMiss ? ` (${quote(m.nearMiss.found)} differs from ${quote(m.nearMiss.wanted)} only in case or separators)` : '';
   return `device ${m.device} fails ${m.from === 'class' ? 'the class' : 'the request'} selector \`${m.expression}\`${has}${near}`;

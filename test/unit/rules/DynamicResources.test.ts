@@ -158,6 +158,57 @@ const cases: Case[] = [
     n2: [],
   },
   {
+    name: 'devices of a pool still being published (fewer slices than resourceSliceCount) are skipped',
+    pod: usesClaim(),
+    objects: {
+      resourceClaims: [claim('c', [{ name: 'gpu' }])],
+      deviceClasses: [gpuClass],
+      resourceSlices: [{ ...gpus('n1', 'gpu-0'), spec: { ...gpus('n1', 'gpu-0').spec, pool: { name: 'n1', generation: 1, resourceSliceCount: 2 } } }, gpus('n2', 'gpu-0')],
+    },
+    n1: ['devicesShort'],
+    n2: [],
+    check: (r) => expect(r.n1?.[0]?.detail).toMatchObject({ requests: [{ devices: 1, matching: 1, free: 0 }] }),
+  },
+  {
+    name: 'only the newest generation of a pool counts',
+    pod: usesClaim(),
+    objects: {
+      resourceClaims: [claim('c', [{ name: 'gpu', selectors: ['device.attributes["gpu.example.com"].model == "h100"'] }])],
+      deviceClasses: [gpuClass],
+      resourceSlices: [
+        { ...slice('n1', 'gpu.example.com', [{ name: 'gpu-0', attrs: { model: 'h100' } }]), metadata: { name: 'old' } },
+        { ...slice('n1', 'gpu.example.com', [{ name: 'gpu-0', attrs: { model: 'a100' } }]), metadata: { name: 'new' }, spec: { ...slice('n1', 'gpu.example.com', [{ name: 'gpu-0', attrs: { model: 'a100' } }]).spec, pool: { name: 'n1', generation: 2, resourceSliceCount: 1 } } },
+      ],
+    },
+    n1: ['devicesShort'],
+    n2: ['noDevicesOnNode'],
+  },
+  {
+    name: 'a selector error on a device the search reaches is the scheduler\'s error for that claim',
+    pod: usesClaim(),
+    objects: {
+      resourceClaims: [claim('c', [{ name: 'gpu', selectors: ['device.attributes["gpu.example.com"].memory > 8'] }])],
+      deviceClasses: [gpuClass],
+      resourceSlices: [gpus('n1', 'gpu-0'), slice('n2', 'gpu.example.com', [{ name: 'gpu-0', attrs: { memory: 16 } }])],
+    },
+    n1: ['selectorError'],
+    n2: [],
+  },
+  {
+    name: 'a device in use is never evaluated: its selector error does not stop the search',
+    pod: usesClaim(),
+    objects: {
+      resourceClaims: [
+        claim('c', [{ name: 'gpu', selectors: ['device.attributes["gpu.example.com"].memory > 8'] }]),
+        claim('a', [{ name: 'gpu' }], { allocated: { node: 'n1', devices: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'n1', device: 'gpu-0' }] } }),
+      ],
+      deviceClasses: [gpuClass],
+      resourceSlices: [slice('n1', 'gpu.example.com', [{ name: 'gpu-0' }, { name: 'gpu-1', attrs: { memory: 16 } }])],
+    },
+    n1: [],
+    n2: ['noDevicesOnNode'],
+  },
+  {
     name: 'an allocated claim is usable only on the nodes its allocation selects',
     pod: usesClaim(),
     objects: { resourceClaims: [claim('c', [{ name: 'gpu' }], { allocated: { node: 'n1', devices: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'n1', device: 'gpu-0' }] } })], deviceClasses: [gpuClass], resourceSlices: [gpus('n1', 'gpu-0')] },
