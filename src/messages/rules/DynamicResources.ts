@@ -47,6 +47,9 @@ export default plugin(rule, {
     filterWording(/^cannot schedule extended resource claim$/, 'UnschedulableAndUnresolvable', 'v1.34+ (DRAExtendedResource)'),
     // DRASchedulerFilterTimeout: the allocator ran out of its per-node time (10 s by default).
     filterWording(/^timed out trying to allocate devices$/, 'UnschedulableAndUnresolvable', 'v1.34+ (DRASchedulerFilterTimeout)'),
+    // An allocation error the allocator marks as this node's (ErrFailedAllocationOnNode), such as
+    // a selector's CEL runtime error; other allocation errors abort the attempt (an Error status).
+    filterWording(/^(?:claim|class) \S+: selector #\d+(?: on device \S+)?: CEL runtime error: .+$/, 'UnschedulableAndUnresolvable', 'releases that report allocation errors per node'),
     preFilterWording(/^resourceclaim in use$/, 'v1.26+'),
     preFilterWording(/^resource claim (?<claim>\S+) is in the process of being allocated$/, 'v1.31+'),
     preFilterWording(/^request (?<request>\S+): device class (?<deviceClass>\S+) does not exist$/, 'v1.31+'),
