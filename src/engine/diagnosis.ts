@@ -3,7 +3,7 @@
 import type { ClusterEvent, CollectionName, Gap, SourceNote } from '../snapshot/types.js';
 import type { ObjectRef } from './events.js';
 import type { PluginName } from './plugins.js';
-import type { NotEvaluated, Reason } from './model.js';
+import type { NodeNotChecked, NotEvaluated, Reason } from './model.js';
 import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 import type { AdmissionStory } from './story/admission.js';
@@ -121,7 +121,9 @@ export type Verdict = 'fits' | 'fails' | 'unproven';
 /** A plugin that was not checked for this pod, and why. */
 export type NotChecked =
   | { plugin: PluginName; cause: 'gap'; collections: CollectionName[] }
-  | ({ plugin: PluginName; cause: 'notModelled' } & NotEvaluated);
+  | ({ plugin: PluginName; cause: 'notModelled' } & NotEvaluated)
+  /** Not decided on these nodes only (an expression or a device feature the replay does not model). */
+  | ({ plugin: PluginName; cause: 'notModelledOnNodes'; nodes: string[] } & NodeNotChecked);
 
 export interface NodeVerdict {
   name: string;

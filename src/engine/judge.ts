@@ -9,7 +9,7 @@
 // an unchecked plugin is `unproven`, never `fits`.
 import { isGap, type CollectionName } from '../snapshot/types.js';
 import type { NodeVerdict, NotChecked, Verdict } from './diagnosis.js';
-import type { FilterRule, NotEvaluated, Reason, RuleContext } from './model.js';
+import type { FilterRule, NodeNotChecked, NotEvaluated, Reason, RuleContext } from './model.js';
 import type { PluginName } from './plugins.js';
 
 export interface Judgement {
@@ -36,6 +36,13 @@ function inputsOf(rules: readonly FilterRule[], ctx: RuleContext): RuleInput[] {
 function proven(input: RuleInput, reasons: readonly Reason[]): Reason[] {
   if (input.gaps.length === 0) return [...reasons];
   return reasons.filter((r) => input.rule.provenDespiteGaps?.(r.detail, input.gaps) ?? false);
+}
+
+/** Adds `node` to the entry for the same plugin and cause, or a new entry. */
+function notCheckedOnNode(notChecked: NotChecked[], plugin: PluginName, undecided: NodeNotChecked, node: string): void {
+  const same = notChecked.find((n) => n.cause === 'notModelledOnNodes' && n.plugin === plugin && JSON.stringify({ ...n, nodes: [] }) === JSON.stringify({ plugin, cause: n.cause, nodes: [], ...undecided }));
+  if (same && same.cause === 'notModelledOnNodes') same.nodes.push(node);
+  else notChecked.push({ plugin, cause: 'notModelledOnNodes', nodes: [node], ...undecided });
 }
 
 function verdictOf(reasons: number, preFilter: number, unchecked: number): Verdict {
@@ -88,6 +95,13 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
       const kept = proven(input, found);
       reasons.push(...kept);
       if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.meta.name);
+      else if (kept.length === 0 && preFilter.length === 0) {
+        const undecided = input.rule.notCheckedOn?.(ctx, node);
+        if (undecided) {
+          unchecked.push(input.rule.meta.name);
+          notCheckedOnNode(notChecked, input.rule.meta.name, undecided, node.name);
+        }
+      }
     }
     const verdict = verdictOf(reasons.length, preFilter.length, unchecked.length);
     return { name: node.name, pods: node.pods.length, fits: verdict === 'fits', verdict, reasons, unchecked };

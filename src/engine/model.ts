@@ -57,6 +57,13 @@ export interface RuleContext {
 /** Why a rule does not evaluate a pod at all (a feature the engine does not model yet). */
 export type NotEvaluated = { kind: 'resourceClaims'; claims: { podClaim: string; claim: string; template?: string }[] };
 
+/** Why a rule could not decide one node (a feature of that node's input it does not model). */
+export type NodeNotChecked =
+  /** A CEL expression the CEL library cannot evaluate. */
+  | { kind: 'selectorNotEvaluable'; expression: string; error: string }
+  /** A feature of the devices or requests the allocator replay does not model. */
+  | { kind: 'allocatorFeature'; feature: string };
+
 /**
  * What a rule declares about itself, as data: read by the registry (src/plugins.ts), by tests
  * that check every plugin is complete, and by sources that plan their reads.
@@ -97,6 +104,8 @@ export interface FilterRule<P extends string = PluginName, D extends Detail = Re
   notEvaluated?(pod: PodFacts): NotEvaluated | undefined;
   /** The scheduler's PreFilter: a pod-level failure, or a narrowing to some node names. */
   preFilter?(ctx: RuleContext): PreFilterOutcome<P, D>;
+  /** Set when the rule cannot decide this node (asked only when `filter` found no failure). */
+  notCheckedOn?(ctx: RuleContext, node: NodeFacts): NodeNotChecked | undefined;
   /** Every reason this node fails the plugin for; empty when it passes. */
   filter(ctx: RuleContext, node: NodeFacts): RuleReason<P, D>[];
 }

@@ -2,7 +2,7 @@
 // assumed away. Commands are the exact kubectl reads that would fill each gap.
 import type { NotChecked } from '../engine/diagnosis.js';
 import { apiResources, type CollectionName, type Gap } from '../snapshot/types.js';
-import { list } from './format.js';
+import { list, plural } from './format.js';
 
 /** The one kubectl command that captures every collection named, into a dump to add. */
 function captureCommand(collections: readonly CollectionName[]): string {
@@ -35,6 +35,11 @@ export function describeNotChecked(n: NotChecked): string {
   if (n.cause === 'notModelled') {
     const claims = n.claims.map((c) => (c.claim === c.podClaim ? c.claim : `${c.podClaim} → ${c.claim}`));
     return `${n.plugin}: the pod uses ResourceClaims (${list(claims)}); ResourceClaims and ResourceSlices are not evaluated yet, so no node is proven to have the devices`;
+  }
+  if (n.cause === 'notModelledOnNodes') {
+    const on = `on ${plural(n.nodes.length, 'node')} ${list(n.nodes)}`;
+    if (n.kind === 'selectorNotEvaluable') return `${n.plugin}: ${on}, the CEL selector \`${n.expression}\` uses what the CEL library cannot evaluate (${n.error}), so those nodes are not proven`;
+    return `${n.plugin}: ${on}, the allocation needs ${n.feature}, which the replay does not model, so those nodes are not proven`;
   }
   return `${n.plugin}: needs ${list(n.collections.map((c) => apiResources[c].plural))}, which the input lacks`;
 }

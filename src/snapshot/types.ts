@@ -2,8 +2,10 @@
 // live cluster). Kubernetes objects keep their API shape (client-node's types); timestamps may
 // be strings (dumps) or Dates (live), so the engine reads them only through `toTime`.
 import type {
+  ResourceV1ResourceClaim,
   V1CSINode,
   V1CronJob,
+  V1DeviceClass,
   V1DaemonSet,
   V1Deployment,
   V1Job,
@@ -16,6 +18,7 @@ import type {
   V1PriorityClass,
   V1ReplicaSet,
   V1ResourceQuota,
+  V1ResourceSlice,
   V1StatefulSet,
   V1StorageClass,
 } from '@kubernetes/client-node';
@@ -53,6 +56,10 @@ export interface Collections {
   priorityClasses: V1PriorityClass[];
   /** Read only when a preemption is told (which pods on the nominated node a budget protects). */
   podDisruptionBudgets: V1PodDisruptionBudget[];
+  /** resource.k8s.io/v1, read when the pod uses ResourceClaims (DynamicResources). */
+  resourceClaims: ResourceV1ResourceClaim[];
+  deviceClasses: V1DeviceClass[];
+  resourceSlices: V1ResourceSlice[];
 }
 
 export type CollectionName = keyof Collections;
@@ -114,6 +121,9 @@ export const collectionNames: readonly CollectionName[] = [
   'resourceQuotas',
   'priorityClasses',
   'podDisruptionBudgets',
+  'resourceClaims',
+  'deviceClasses',
+  'resourceSlices',
 ];
 
 /** Where an object of each kind is kept (events are normalised apart, into ClusterEvent). */
@@ -134,6 +144,9 @@ export const collectionOfKind = {
   ResourceQuota: 'resourceQuotas',
   PriorityClass: 'priorityClasses',
   PodDisruptionBudget: 'podDisruptionBudgets',
+  ResourceClaim: 'resourceClaims',
+  DeviceClass: 'deviceClasses',
+  ResourceSlice: 'resourceSlices',
 } as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
 
 /** How the API and kubectl name each collection's resource. */
@@ -171,6 +184,9 @@ export const apiResources: Record<CollectionName, ApiResource> = {
   resourceQuotas: api('ResourceQuota', 'resourcequotas', ['quota'], '', true),
   priorityClasses: api('PriorityClass', 'priorityclasses', ['pc'], 'scheduling.k8s.io', false),
   podDisruptionBudgets: api('PodDisruptionBudget', 'poddisruptionbudgets', ['pdb'], 'policy', true),
+  resourceClaims: api('ResourceClaim', 'resourceclaims', [], 'resource.k8s.io', true),
+  deviceClasses: api('DeviceClass', 'deviceclasses', [], 'resource.k8s.io', false),
+  resourceSlices: api('ResourceSlice', 'resourceslices', [], 'resource.k8s.io', false),
 };
 
 export function emptyCollections(): Collections {
@@ -192,6 +208,9 @@ export function emptyCollections(): Collections {
     resourceQuotas: [],
     priorityClasses: [],
     podDisruptionBudgets: [],
+    resourceClaims: [],
+    deviceClasses: [],
+    resourceSlices: [],
   };
 }
 

@@ -46,6 +46,7 @@ const exact: Record<string, string> = {
   "node(s) didn't match pod anti-affinity rules": 'InterPodAffinity',
   // dynamicresources Filter, when the allocator finds no devices for the node
   'cannot allocate all claims': 'DynamicResources',
+  'resourceclaim not available on the node': 'DynamicResources',
 };
 
 const patterns: [RegExp, string][] = [

@@ -61,6 +61,16 @@ const reasonKinds = {
   existingPodAntiAffinityConflict: 'InterPodAffinity',
   resourceClaimNotCreated: 'DynamicResources',
   resourceClaimSourceMissing: 'DynamicResources',
+  resourceClaimNotFound: 'DynamicResources',
+  resourceClaimBeingDeleted: 'DynamicResources',
+  resourceClaimNotForPod: 'DynamicResources',
+  resourceClaimInUse: 'DynamicResources',
+  deviceClassNotFound: 'DynamicResources',
+  claimNotOnNode: 'DynamicResources',
+  noDevicesOnNode: 'DynamicResources',
+  devicesShort: 'DynamicResources',
+  constraintUnsatisfied: 'DynamicResources',
+  selectorError: 'DynamicResources',
 } satisfies Record<ReasonKind, PluginName>;
 
 // Every stage, checked complete against the type.
@@ -105,7 +115,7 @@ const fixChangeKinds = {
 } satisfies Record<Change['kind'], true>;
 
 const gapCauses = { absentFromDump: true, onlyTarget: true, forbidden: true, error: true } satisfies Record<Gap['cause'], true>;
-const notCheckedCauses = { gap: true, notModelled: true } satisfies Record<NotChecked['cause'], true>;
+const notCheckedCauses = { gap: true, notModelled: true, notModelledOnNodes: true } satisfies Record<NotChecked['cause'], true>;
 const verdicts = { fits: true, fails: true, unproven: true } satisfies Record<Verdict, true>;
 const statusCodes = { Unschedulable: true, UnschedulableAndUnresolvable: true } satisfies Record<StatusCode, true>;
 const sources = { condition: true, event: true, none: true } satisfies Record<DiagnosisV1['scheduler']['source'], true>;

@@ -1,19 +1,26 @@
-// DynamicResources (dynamicresources/dynamicresources.go, v1.34; DRA is GA and on by default).
-// What can be decided from the Pod alone is decided as upstream: each `spec.resourceClaims` entry
-// must name its ResourceClaim (resourceclaim.Name): directly, or, for a template, through the
-// pod's `status.resourceClaimStatuses`, which the resourceclaim controller fills once it has
-// created the claim. Until then the scheduler rejects the pod in PreEnqueue and PreFilter
-// (UnschedulableAndUnresolvable): "pod "ns/name": ResourceClaim not created yet". A status entry
-// without a claim name means no claim is needed; a pod whose entries all say so is not checked.
+// DynamicResources (dynamicresources/dynamicresources.go at v1.37; DRA is GA and on by default).
 //
-// Not modelled: everything that needs the ResourceClaim, DeviceClass and ResourceSlice objects,
-// which the snapshot does not hold yet: a named claim that does not exist or is being deleted, a
-// claim reserved by other pods ("resourceclaim in use"), an allocated claim's node selector, and
-// whether this node's devices can satisfy the requests. For a pod that uses claims the rule says
-// it does not evaluate the pod (notEvaluated): every node is "not checked" for DynamicResources,
-// so a node that passes the rest is `unproven`, never a fit, and never a failure we cannot prove.
-import type { V1Pod } from '@kubernetes/client-node';
-import type { FilterRule } from '../model.js';
+// PreFilter, as upstream: each `spec.resourceClaims` entry must name its ResourceClaim
+// (resourceclaim.Name): directly, or, for a template, through `status.resourceClaimStatuses`,
+// which the resourceclaim controller fills once it has made the claim ("ResourceClaim not
+// created yet" until then). The claim must exist, not be being deleted, be the pod's own when
+// made from a template (resourceclaim.IsForPod), and, when allocated, have room in reservedFor
+// ("resourceclaim in use"); an unallocated claim's device classes must exist. Each of these is
+// UnschedulableAndUnresolvable before any node is looked at.
+//
+// Filter, per node: an allocated claim is usable only where its allocation's nodeSelector
+// matches ("resourceclaim not available on the node"); the unallocated ones are allocated
+// together by the structured allocator's replay (src/engine/dra/) from the node's
+// ResourceSlices and the devices no other claim holds ("cannot allocate all claims"). What the
+// replay does not model (a CEL expression the library cannot evaluate, partitionable devices,
+// consumable capacity, device taints) leaves the node "not checked", with what it was.
+import type { ResourceV1ResourceClaim, V1DeviceClass, V1Pod } from '@kubernetes/client-node';
+import type { CollectionName } from '../../snapshot/types.js';
+import { allocateOnNode, type AllocationOutcome, type RequestShortfall, type SelectorMiss } from '../dra/allocate.js';
+import { poolsFor } from '../dra/pools.js';
+import { deviceId } from '../dra/pools.js';
+import { evaluateNodeSelector } from '../match/nodeSelector.js';
+import type { FilterRule, NodeFacts, NodeNotChecked, RuleContext, RuleReason } from '../model.js';
 
 export interface ResolvedResourceClaim {
   /** The `spec.resourceClaims[].name` entry. */
@@ -24,15 +31,37 @@ export interface ResolvedResourceClaim {
   template?: string;
 }
 
+export type { RequestShortfall, SelectorMiss };
+
 export type DynamicResourcesDetail =
   | { kind: 'resourceClaimNotCreated'; pod: string; podClaim: string; template: string }
-  | { kind: 'resourceClaimSourceMissing'; pod: string; podClaim: string };
+  | { kind: 'resourceClaimSourceMissing'; pod: string; podClaim: string }
+  | { kind: 'resourceClaimNotFound'; claim: string }
+  | { kind: 'resourceClaimBeingDeleted'; claim: string }
+  | { kind: 'resourceClaimNotForPod'; claim: string; pod: string }
+  | { kind: 'resourceClaimInUse'; claim: string; reservedFor: number }
+  | { kind: 'deviceClassNotFound'; claim: string; request: string; deviceClass: string }
+  /** An allocated claim whose devices are not reachable from this node. */
+  | { kind: 'claimNotOnNode'; claim: string; allocatedTo?: string[] }
+  /** No ResourceSlice offers any device to this node. */
+  | { kind: 'noDevicesOnNode'; claims: string[]; drivers: string[] }
+  | { kind: 'devicesShort'; claim: string; requests: RequestShortfall[] }
+  | { kind: 'constraintUnsatisfied'; claim: string; attribute: string; requests: string[]; values: { request: string; device: string; value: string }[] }
+  | { kind: 'selectorError'; claim: string; device: string; expression: string; error: string };
 
+type Reason = RuleReason<'DynamicResources', DynamicResourcesDetail>;
 type Resolution = { state: 'failed'; detail: DynamicResourcesDetail } | { state: 'resolved'; claims: ResolvedResourceClaim[] };
+
+const deviceCollections: CollectionName[] = ['resourceClaims', 'deviceClasses', 'resourceSlices'];
+// resourceapi.ResourceClaimReservedForMaxSize
+const RESERVED_FOR_MAX = 256;
+
+const podNameOf = (pod: V1Pod) => `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+const claimKey = (c: ResourceV1ResourceClaim) => `${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`;
 
 // foreachPodResourceClaim up to the claim lookup: the first entry that cannot be named fails.
 function resolveResourceClaims(pod: V1Pod): Resolution {
-  const podName = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+  const podName = podNameOf(pod);
   const statuses = pod.status?.resourceClaimStatuses ?? [];
   const claims: ResolvedResourceClaim[] = [];
   for (const entry of pod.spec?.resourceClaims ?? []) {
@@ -49,21 +78,163 @@ function resolveResourceClaims(pod: V1Pod): Resolution {
   return { state: 'resolved', claims };
 }
 
+interface PodClaims {
+  /** The pod's claims, found, in spec order; undefined when one fails PreFilter. */
+  claims: ResourceV1ResourceClaim[];
+  failure?: DynamicResourcesDetail;
+  classes: Map<string, V1DeviceClass>;
+  /** Devices held by claims (the pod's own unallocated ones hold none), with their holders. */
+  allocated: Map<string, string[]>;
+}
+
+const cache = new WeakMap<RuleContext, PodClaims>();
+
+function isReservedFor(pod: V1Pod, claim: ResourceV1ResourceClaim): boolean {
+  return (claim.status?.reservedFor ?? []).some((r) => r.resource === 'pods' && r.uid === pod.metadata?.uid);
+}
+
+function podClaims(ctx: RuleContext): PodClaims {
+  const known = cache.get(ctx);
+  if (known) return known;
+  const pod = ctx.pod.pod;
+  const objects = ctx.snapshot.objects;
+  const classes = new Map(objects.deviceClasses.map((c) => [c.metadata?.name ?? '', c]));
+  const allocated = new Map<string, string[]>();
+  for (const c of objects.resourceClaims) {
+    for (const r of c.status?.allocation?.devices?.results ?? []) {
+      // ListAllAllocatedDevices leaves out admin-access allocations: they hold nothing.
+      if (r.adminAccess) continue;
+      const id = deviceId(r.driver, r.pool, r.device);
+      allocated.set(id, [...(allocated.get(id) ?? []), claimKey(c)]);
+    }
+  }
+  const out: PodClaims = { claims: [], classes, allocated };
+  const resolution = resolveResourceClaims(pod);
+  if (resolution.state === 'failed') out.failure = resolution.detail;
+  else out.failure = findClaims(pod, resolution.claims, objects.resourceClaims, classes, out.claims);
+  cache.set(ctx, out);
+  return out;
+}
+
+function findClaims(
+  pod: V1Pod,
+  resolved: ResolvedResourceClaim[],
+  all: readonly ResourceV1ResourceClaim[],
+  classes: ReadonlyMap<string, V1DeviceClass>,
+  into: ResourceV1ResourceClaim[],
+): DynamicResourcesDetail | undefined {
+  const ns = ctxNamespace(pod);
+  for (const r of resolved) {
+    const claim = all.find((c) => (c.metadata?.namespace ?? 'default') === ns && c.metadata?.name === r.claim);
+    if (!claim) return { kind: 'resourceClaimNotFound', claim: r.claim };
+    if (claim.metadata?.deletionTimestamp) return { kind: 'resourceClaimBeingDeleted', claim: r.claim };
+    if (r.template && !(claim.metadata?.ownerReferences ?? []).some((o) => o.controller && o.uid === pod.metadata?.uid)) {
+      return { kind: 'resourceClaimNotForPod', claim: `${ns}/${r.claim}`, pod: podNameOf(pod) };
+    }
+    into.push(claim);
+  }
+  for (const claim of into) {
+    const reserved = claim.status?.reservedFor?.length ?? 0;
+    if (claim.status?.allocation && reserved >= RESERVED_FOR_MAX && !isReservedFor(pod, claim)) {
+      return { kind: 'resourceClaimInUse', claim: claimKey(claim), reservedFor: reserved };
+    }
+    if (claim.status?.allocation) continue;
+    for (const request of claim.spec?.devices?.requests ?? []) {
+      const wanted = request.exactly ? [{ name: request.name, cls: request.exactly.deviceClassName }] : (request.firstAvailable ?? []).map((s) => ({ name: `${request.name}/${s.name}`, cls: s.deviceClassName }));
+      const missing = wanted.find((w) => !classes.has(w.cls));
+      if (missing) return { kind: 'deviceClassNotFound', claim: claimKey(claim), request: missing.name, deviceClass: missing.cls };
+    }
+  }
+  return undefined;
+}
+
+function ctxNamespace(pod: V1Pod): string {
+  return pod.metadata?.namespace ?? 'default';
+}
+
+const outcomes = new WeakMap<NodeFacts, { ctx: RuleContext; outcome: AllocationOutcome }>();
+
+function allocationOn(ctx: RuleContext, node: NodeFacts): AllocationOutcome {
+  const known = outcomes.get(node);
+  if (known?.ctx === ctx) return known.outcome;
+  const { claims, classes, allocated } = podClaims(ctx);
+  const pending = claims.filter((c) => !c.status?.allocation);
+  const outcome: AllocationOutcome =
+    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, pools: poolsFor(node.node, ctx.snapshot.objects.resourceSlices) });
+  outcomes.set(node, { ctx, outcome });
+  return outcome;
+}
+
+function reasonOf(outcome: AllocationOutcome, pending: string[]): DynamicResourcesDetail | undefined {
+  switch (outcome.kind) {
+    case 'noDevices':
+      return { kind: 'noDevicesOnNode', claims: pending, drivers: outcome.drivers };
+    case 'shortfall':
+      return { kind: 'devicesShort', claim: outcome.claim, requests: outcome.requests };
+    case 'constraint':
+      return { kind: 'constraintUnsatisfied', claim: outcome.claim, attribute: outcome.attribute, requests: outcome.requests, values: outcome.values };
+    case 'selectorError':
+      return { kind: 'selectorError', claim: outcome.claim, device: outcome.device, expression: outcome.expression, error: outcome.error };
+    default:
+      return undefined;
+  }
+}
+
+/** Where an allocation's node selector pins it, when it names nodes by metadata.name. */
+function pinnedNodes(claim: ResourceV1ResourceClaim): string[] | undefined {
+  const names = (claim.status?.allocation?.nodeSelector?.nodeSelectorTerms ?? []).flatMap((t) => (t.matchFields ?? []).filter((f) => f.key === 'metadata.name' && f.operator === 'In').flatMap((f) => f.values ?? []));
+  return names.length > 0 ? names : undefined;
+}
+
 const rule: FilterRule<'DynamicResources', DynamicResourcesDetail> = {
-  meta: { name: 'DynamicResources', kinds: ['resourceClaimNotCreated', 'resourceClaimSourceMissing'] },
-  // No snapshot collection holds ResourceClaims or ResourceSlices yet; see the header.
-  needs: () => [],
-  preFilter({ pod }) {
-    const resolution = resolveResourceClaims(pod.pod);
-    if (resolution.state === 'resolved') return {};
-    return { reasons: [{ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: resolution.detail }] };
+  meta: {
+    name: 'DynamicResources',
+    kinds: [
+      'resourceClaimNotCreated',
+      'resourceClaimSourceMissing',
+      'resourceClaimNotFound',
+      'resourceClaimBeingDeleted',
+      'resourceClaimNotForPod',
+      'resourceClaimInUse',
+      'deviceClassNotFound',
+      'claimNotOnNode',
+      'noDevicesOnNode',
+      'devicesShort',
+      'constraintUnsatisfied',
+      'selectorError',
+    ],
   },
-  notEvaluated(pod) {
-    const resolution = resolveResourceClaims(pod.pod);
-    if (resolution.state !== 'resolved' || resolution.claims.length === 0) return undefined;
-    return { kind: 'resourceClaims', claims: resolution.claims };
+  needs: (pod) => ((pod.pod.spec?.resourceClaims?.length ?? 0) > 0 ? deviceCollections : []),
+  // The pod's own entries are proven without any object: they are read from the pod.
+  provenDespiteGaps: (detail) => detail.kind === 'resourceClaimNotCreated' || detail.kind === 'resourceClaimSourceMissing',
+  preFilter(ctx) {
+    const { failure } = podClaims(ctx);
+    if (!failure) return {};
+    return { reasons: [{ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: failure }] };
   },
-  filter: () => [],
+  filter(ctx, node) {
+    const { claims, failure } = podClaims(ctx);
+    if (failure || claims.length === 0) return [];
+    const reasons: Reason[] = [];
+    const pending = claims.filter((c) => !c.status?.allocation).map(claimKey);
+    const detail = reasonOf(allocationOn(ctx, node), pending);
+    if (detail) reasons.push({ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail });
+    for (const claim of claims) {
+      const selector = claim.status?.allocation?.nodeSelector;
+      if (!selector || evaluateNodeSelector(selector, node.node).matched) continue;
+      const allocatedTo = pinnedNodes(claim);
+      reasons.push({ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: { kind: 'claimNotOnNode', claim: claimKey(claim), ...(allocatedTo ? { allocatedTo } : {}) } });
+    }
+    return reasons;
+  },
+  notCheckedOn(ctx, node): NodeNotChecked | undefined {
+    const { claims, failure } = podClaims(ctx);
+    if (failure || claims.length === 0) return undefined;
+    const outcome = allocationOn(ctx, node);
+    if (outcome.kind === 'notEvaluable') return { kind: 'selectorNotEvaluable', expression: outcome.expression, error: outcome.error };
+    if (outcome.kind === 'notModelled') return { kind: 'allocatorFeature', feature: outcome.feature };
+    return undefined;
+  },
 };
 
 export default rule;

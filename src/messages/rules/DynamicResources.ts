@@ -1,8 +1,39 @@
 // DynamicResources: what it checks, its messages and short forms, and the scheduler's wordings.
-import rule from '../../engine/rules/DynamicResources.js';
+import rule, { type RequestShortfall, type SelectorMiss } from '../../engine/rules/DynamicResources.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
-import { quote } from '../format.js';
-import { plugin } from '../plugin.js';
+import { list, plural, quote } from '../format.js';
+import { plugin, verb } from '../plugin.js';
+
+function wanted(s: RequestShortfall): string {
+  return s.wanted === 'all' ? 'all matching devices' : plural(s.wanted, 'device');
+}
+
+function miss(m: SelectorMiss): string {
+  if (m.error) return `device ${m.device}: ${m.from === 'class' ? 'the class' : 'the request'} selector \`${m.expression}\` cannot be evaluated (${m.error})`;
+  const has = m.has.length > 0 ? `: it has ${list(m.has)}` : '';
+  const near = m.nearMiss ? ` (${quote(m.nearMiss.found)} differs from ${quote(m.nearMiss.wanted)} only in case or separators)` : '';
+  return `device ${m.device} fails ${m.from === 'class' ? 'the class' : 'the request'} selector \`${m.expression}\`${has}${near}`;
+}
+
+/** "request gpu (class gpu.example.com) wants 1 device: 4 devices on the node, 2 match, 0 free; held by ml/a (gpu-0)" */
+function shortfall(s: RequestShortfall): string {
+  const parts = [`${s.devices} ${s.devices === 1 ? 'device' : 'devices'} on the node`, `${s.matching} ${verb(s.matching, 'matches', 'match')}`, `${s.free} free`];
+  const held = s.heldBy.length > 0 ? `; taken by ${list(s.heldBy.map((h) => `${h.claim} (${list(h.devices)})`))}` : '';
+  const misses = s.misses.length > 0 ? `; ${s.misses.map(miss).join('; ')}` : '';
+  return `request ${s.request} (class ${s.deviceClass}) wants ${wanted(s)}: ${parts.join(', ')}${held}${misses}`;
+}
+
+function shortfalls(requests: readonly RequestShortfall[]): string {
+  if (requests.length <= 1) return requests.map(shortfall).join('');
+  return `no alternative fits: ${requests.map(shortfall).join(' | ')}`;
+}
+
+function shortOf(requests: readonly RequestShortfall[]): string {
+  const s = requests[requests.length - 1];
+  if (!s) return 'cannot allocate';
+  if (s.matching === 0) return `no device matches ${s.request}`;
+  return `${s.free}/${s.wanted === 'all' ? s.matching : s.wanted} free for ${s.request}`;
+}
 
 export default plugin(rule, {
   purpose: 'the node cannot satisfy the pod\'s resource claims (DRA)',
@@ -16,18 +47,67 @@ export default plugin(rule, {
     filterWording(/^cannot schedule extended resource claim$/, 'UnschedulableAndUnresolvable', 'v1.34+ (DRAExtendedResource)'),
     // DRASchedulerFilterTimeout: the allocator ran out of its per-node time (10 s by default).
     filterWording(/^timed out trying to allocate devices$/, 'UnschedulableAndUnresolvable', 'v1.34+ (DRASchedulerFilterTimeout)'),
+    // An allocation error the allocator marks as this node's (ErrFailedAllocationOnNode), such as
+    // a selector's CEL runtime error; other allocation errors abort the attempt (an Error status).
+    filterWording(/^(?:claim|class) \S+: selector #\d+(?: on device \S+)?: CEL runtime error: .+$/, 'UnschedulableAndUnresolvable', 'releases that report allocation errors per node'),
     preFilterWording(/^resourceclaim in use$/, 'v1.26+'),
     preFilterWording(/^resource claim (?<claim>\S+) is in the process of being allocated$/, 'v1.31+'),
     preFilterWording(/^request (?<request>\S+): device class (?<deviceClass>\S+) does not exist$/, 'v1.31+'),
     preFilterWording(new RegExp(`^resourceclaim(?:\\.resource\\.k8s\\.io)? ${quotedClaim} (?:not found|is being deleted)$`), 'v1.26+'),
+    // resourceclaim.IsForPod: a claim made from a template for another pod.
+    preFilterWording(/^ResourceClaim (?<claim>\S+) was not created for [Pp]od (?<pod>\S+) \([Pp]od is not owner\)$/, 'v1.28+'),
   ],
   messages: {
     resourceClaimNotCreated: (d) =>
       `ResourceClaim for ${quote(d.podClaim)} (template ${quote(d.template)}) not created yet: the pod's status names no claim for it, so the scheduler holds ${d.pod} back`,
     resourceClaimSourceMissing: (d) => `resource claim ${quote(d.podClaim)} of ${d.pod} names neither a ResourceClaim nor a ResourceClaimTemplate`,
+    resourceClaimNotFound: (d) => `ResourceClaim ${quote(d.claim)} does not exist`,
+    resourceClaimBeingDeleted: (d) => `ResourceClaim ${quote(d.claim)} is being deleted`,
+    resourceClaimNotForPod: (d) => `ResourceClaim ${d.claim} was made from a template for another pod, not for ${d.pod}`,
+    resourceClaimInUse: (d) => `ResourceClaim ${d.claim} is reserved by ${d.reservedFor} consumers already, the most it can have`,
+    deviceClassNotFound: (d) => `request ${d.request} of ResourceClaim ${d.claim} names DeviceClass ${quote(d.deviceClass)}, which does not exist`,
+    claimNotOnNode: (d) => `ResourceClaim ${d.claim} is already allocated${d.allocatedTo ? ` to ${list(d.allocatedTo)}` : ''}, and its devices cannot be reached from this node`,
+    noDevicesOnNode: (d) =>
+      `no ResourceSlice offers devices to this node${d.drivers.length > 0 ? ` (slices come from ${plural(d.drivers.length, 'driver')} ${list(d.drivers)}, none for this node)` : ' (the cluster has no ResourceSlice)'}: claim ${list(d.claims)} cannot be allocated`,
+    devicesShort: (d) => `cannot allocate ResourceClaim ${d.claim}: ${shortfalls(d.requests)}`,
+    constraintUnsatisfied: (d) =>
+      `cannot allocate ResourceClaim ${d.claim}: requests ${list(d.requests.length > 0 ? d.requests : ['(all)'])} must share attribute ${d.attribute}, and no free devices agree: ${d.values.map((v) => `${v.request}: ${v.device}=${v.value}`).join(', ')}`,
+    selectorError: (d) => `selector \`${d.expression}\` fails to evaluate on device ${d.device} (${d.error}); the scheduler reports an error for ResourceClaim ${d.claim}`,
   },
   short: {
     resourceClaimNotCreated: () => 'claim not created yet',
     resourceClaimSourceMissing: () => 'claim source missing',
+    resourceClaimNotFound: () => 'claim not found',
+    resourceClaimBeingDeleted: () => 'claim being deleted',
+    resourceClaimNotForPod: () => 'claim of another pod',
+    resourceClaimInUse: () => 'claim in use',
+    deviceClassNotFound: (d) => `no class ${d.deviceClass}`,
+    claimNotOnNode: () => 'claim allocated elsewhere',
+    noDevicesOnNode: () => 'no devices',
+    devicesShort: (d) => shortOf(d.requests),
+    constraintUnsatisfied: (d) => `${d.attribute.split('/').pop() ?? d.attribute} differs`,
+    selectorError: () => 'selector error',
+  },
+  headline: {
+    noDevicesOnNode: {
+      key: (d) => d.claims.join(','),
+      says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no ResourceSlice device for claim ${list(d?.claims ?? [])}`, brief: `${verb(n, 'has', 'have')} no devices` }),
+    },
+    devicesShort: {
+      key: (d) => `${d.claim}:${d.requests.map((r) => `${r.request}:${r.matching === 0 ? 'none' : 'taken'}`).join(',')}`,
+      says: (n, [d]) => {
+        const r = d?.requests[d.requests.length - 1];
+        const why = r && r.matching === 0 ? `no device matching request ${r.request}` : `too few free devices for request ${r?.request ?? ''}`;
+        return { text: `${verb(n, 'has', 'have')} ${why} of claim ${d?.claim ?? ''}`, brief: `${verb(n, 'has', 'have')} ${why}` };
+      },
+    },
+    constraintUnsatisfied: {
+      key: (d) => `${d.claim}:${d.attribute}`,
+      says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no free devices for claim ${d?.claim ?? ''} that share ${d?.attribute ?? ''}`, brief: `${verb(n, 'has', 'have')} no devices sharing ${d?.attribute ?? ''}` }),
+    },
+    claimNotOnNode: {
+      key: (d) => d.claim,
+      says: (n, [d]) => ({ text: `${verb(n, 'cannot', 'cannot')} reach claim ${d?.claim ?? ''}, allocated${d?.allocatedTo ? ` to ${list(d.allocatedTo)}` : ' elsewhere'}` }),
+    },
   },
 });

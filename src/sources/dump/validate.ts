@@ -228,6 +228,35 @@ const resourceQuota = object({ metadata, spec: object({ hard: quantities, scopes
 const priorityClass = object({ metadata, value: number, preemptionPolicy: string, globalDefault: boolean });
 const podDisruptionBudget = object({ metadata, spec: object({ selector: labelSelector }), status: object({ disruptionsAllowed: number, disruptedPods: anyMap }) });
 
+// resource.k8s.io/v1, as the DynamicResources replay reads it (src/engine/dra/).
+const celSelectors = listOf(object({ cel: object({ expression: required(string) }) }));
+const deviceRequestFields = { deviceClassName: string, selectors: celSelectors, allocationMode: string, count: number, adminAccess: boolean };
+const resourceClaim = object({
+  metadata,
+  spec: object({
+    devices: object({
+      requests: listOf(object({ name: required(string), exactly: object(deviceRequestFields), firstAvailable: listOf(object({ name: required(string), ...deviceRequestFields })) })),
+      constraints: listOf(object({ requests: stringList, matchAttribute: string })),
+    }),
+  }),
+  status: object({
+    allocation: object({ devices: object({ results: listOf(object({ request: string, driver: string, pool: string, device: string, adminAccess: boolean })) }), nodeSelector }),
+    reservedFor: listOf(object({ resource: string, name: string, uid: string })),
+  }),
+});
+const deviceClass = object({ metadata, spec: object({ selectors: celSelectors }) });
+const resourceSlice = object({
+  metadata,
+  spec: object({
+    driver: required(string),
+    pool: required(object({ name: required(string), generation: required(number), resourceSliceCount: required(number) })),
+    nodeName: string,
+    nodeSelector,
+    allNodes: boolean,
+    devices: listOf(object({ name: required(string), attributes: mapOf(anyMap), capacity: mapOf(object({ value: required(quantity) })) })),
+  }),
+});
+
 const shapes: Record<string, Shape> = {
   Pod: pod,
   Node: node,
@@ -246,6 +275,9 @@ const shapes: Record<string, Shape> = {
   ResourceQuota: resourceQuota,
   PriorityClass: priorityClass,
   PodDisruptionBudget: podDisruptionBudget,
+  ResourceClaim: resourceClaim,
+  DeviceClass: deviceClass,
+  ResourceSlice: resourceSlice,
 };
 
 interface Problem {

@@ -48,6 +48,8 @@ export interface ReadLiveOptions extends TransportOptions {
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 // Read together (podVolumes) when a rule needs any of them for the pod.
 const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'];
+// Read together (podDevices) when a rule needs any of them for the pod (DynamicResources).
+const deviceCollections: readonly CollectionName[] = ['resourceClaims', 'deviceClasses', 'resourceSlices'];
 const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
 
 interface Meta {
@@ -379,6 +381,7 @@ class LiveReader {
     // The pod's claims, their volumes and classes, and CSINodes, when a rule reads them for it.
     const needed = neededCollections(ruleSet.rules, pod);
     const volumes = volumeCollections.some((c) => needed.has(c));
+    const devices = deviceCollections.some((c) => needed.has(c));
     this.progress(pending ? `reading events, owners, ${nodeName ? `node ${nodeName}` : 'nodes'} and policies` : 'reading events and owners');
     await Promise.all([
       this.podEvents(pod),
@@ -386,6 +389,7 @@ class LiveReader {
       pending ? (nodeName ? this.getOne<V1Node>(resources.nodes, undefined, nodeName, `reading node ${nodeName}`) : this.listNodes()) : undefined,
       pending ? this.policies(ns) : undefined,
       pending && volumes ? this.podVolumes(pod, claims) : undefined,
+      pending && devices ? this.podDevices() : undefined,
     ]);
     if (!pending) return;
     const snapshot = this.snapshot();
@@ -449,6 +453,18 @@ class LiveReader {
       this.listOf(resources.limitRanges, ns, `listing limit ranges in namespace ${ns}`),
       this.listOf(resources.resourceQuotas, ns, `listing resource quotas in namespace ${ns}`),
       this.listOf(resources.priorityClasses, undefined, 'listing priority classes'),
+    ]);
+  }
+
+  /**
+   * What the structured allocator reads: every ResourceClaim in the cluster (the devices other
+   * claims hold are taken), the DeviceClasses and the ResourceSlices. A refusal is a gap.
+   */
+  private async podDevices(): Promise<void> {
+    await Promise.all([
+      this.listOf(resources.resourceClaims, undefined, 'listing resource claims'),
+      this.listOf(resources.deviceClasses, undefined, 'listing device classes'),
+      this.listOf(resources.resourceSlices, undefined, 'listing resource slices'),
     ]);
   }
 

@@ -172,6 +172,9 @@ export async function waitForPodScheduled(
     const pod = await t.api.get<PodLike>(`/api/v1/namespaces/${enc(ns)}/pods/${enc(name)}`);
     const c = podScheduledCondition(pod);
     if (!c) return undefined;
+    // A claim another pod's scheduling cycle is still allocating (DynamicResources PreFilter) is
+    // a passing state: the scheduler retries the pod itself once that allocation is stored.
+    if (c.message?.includes('is in the process of being allocated')) return undefined;
     if (c.status === 'True' || (c.status === 'False' && (c.reason === 'Unschedulable' || c.reason === 'SchedulingGated'))) {
       return { pod, condition: c };
     }

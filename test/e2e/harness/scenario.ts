@@ -166,6 +166,8 @@ const CLUSTER_KINDS = [
   '/apis/storage.k8s.io/v1/storageclasses',
   '/apis/node.k8s.io/v1/runtimeclasses',
   '/apis/storage.k8s.io/v1/csinodes',
+  '/apis/resource.k8s.io/v1/deviceclasses',
+  '/apis/resource.k8s.io/v1/resourceslices',
 ];
 const GRACE_0 = { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, propagationPolicy: 'Background' };
 
@@ -230,13 +232,16 @@ async function deleteNamespace(c: TestCluster, ns: string, collections: string[]
   for (const w of WORKLOADS) await ignore404(c.api.delete(at(w), GRACE_0));
   await Promise.all(collections.map((t) => ignore404(c.api.delete(at(t), GRACE_0))));
   await dropFinalizers(c, at('/api/v1/namespaces/{ns}/persistentvolumeclaims'));
+  // Allocated ResourceClaims keep resource.kubernetes.io/delete-protection until the
+  // controller deallocates them, which outlasts a reset.
+  await dropFinalizers(c, at('/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims'));
   await ignore404(c.api.put(`/api/v1/namespaces/${enc(ns)}/finalize`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: [] } }));
 }
 
 /**
  * Removes everything scenarios create: every non-system namespace with all its objects; in
  * `default`, the workloads, pods, claims and events; every node, PersistentVolume,
- * StorageClass, RuntimeClass, CSINode and non-system PriorityClass. Then waits until no pod,
+ * StorageClass, RuntimeClass, CSINode, DeviceClass, ResourceSlice and non-system PriorityClass. Then waits until no pod,
  * node, volume or scenario namespace is left (so the scheduler's cache has no node and no pod)
  * and checks that no object of any kind was left behind in a deleted namespace.
  */

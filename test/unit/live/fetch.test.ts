@@ -309,6 +309,45 @@ describe('volumes and bound pods', () => {
     expect(snapshot.objects.persistentVolumes.map((v) => v.metadata?.name)).toEqual(['pv-1']);
   });
 
+  it('a pod with ResourceClaims reads every claim, the device classes and the resource slices', async () => {
+    const objects = taintedCase();
+    const target = pendingPod();
+    target.spec!.resourceClaims = [{ name: 'gpu', resourceClaimName: 'gpu-claim' }];
+    objects.pods = [target];
+    objects.resourceclaims = [{ metadata: { name: 'gpu-claim', namespace: ns }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } } }];
+    objects.deviceclasses = [{ metadata: { name: 'gpu' }, spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] } }];
+    objects.resourceslices = [{ metadata: { name: 's' }, spec: { driver: 'gpu.example.com', nodeName: 'n1', pool: { name: 'n1', generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'gpu-0' }] } }];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    const sent = paths(server);
+    expect(sent).toContain('/apis/resource.k8s.io/v1/resourceclaims?limit=500');
+    expect(sent).toContain('/apis/resource.k8s.io/v1/deviceclasses?limit=500');
+    expect(sent).toContain('/apis/resource.k8s.io/v1/resourceslices?limit=500');
+    expect(snapshot.objects.resourceSlices.map((s) => s.metadata?.name)).toEqual(['s']);
+    expect(snapshot.gaps).toEqual([]);
+  });
+
+  it('resource slices forbidden: a gap naming the permission, and DynamicResources is not checked', async () => {
+    const objects = taintedCase();
+    const target = pendingPod();
+    target.spec!.resourceClaims = [{ name: 'gpu', resourceClaimName: 'gpu-claim' }];
+    objects.pods = [target];
+    objects.resourceclaims = [{ metadata: { name: 'gpu-claim', namespace: ns }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } } }];
+    objects.deviceclasses = [{ metadata: { name: 'gpu' } }];
+    const server = await cluster(objects, ['/apis/resource.k8s.io/v1/resourceslices']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(snapshot.gaps).toEqual([{ collection: 'resourceSlices', cause: 'forbidden', permission: { verb: 'list', resource: 'resourceslices.resource.k8s.io', scope: 'cluster' } }]);
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.notChecked).toContainEqual({ plugin: 'DynamicResources', cause: 'gap', collections: ['resourceSlices'] });
+  });
+
+  it('a pod without ResourceClaims reads none of the resource.k8s.io collections', async () => {
+    const server = await cluster(taintedCase());
+    await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).some((p) => p.includes('resource.k8s.io'))).toBe(false);
+  });
+
   it('a pod without volumes reads none of them', async () => {
     const server = await cluster(taintedCase());
     await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });

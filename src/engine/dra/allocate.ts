@@ -1,0 +1,337 @@
+// The structured allocator's search for one node (k8s.io/dynamic-resource-allocation/structured,
+// allocator at v1.37): claims one after the other, each request in order; a request with
+// `firstAvailable` tries its subrequests in order; ExactCount picks `count` devices, All takes
+// every matching device; a device matches when every selector of its class and then of the
+// request is true; a device another claim holds (or this search already picked) is taken,
+// except for an admin-access request; `matchAttribute` constraints must hold across the devices
+// of the requests they name. The first full solution wins; none means "cannot allocate all
+// claims". Devices of a pool still being published (fewer slices at its newest generation than
+// resourceSliceCount) are skipped; an All request on such a node is the scheduler's error.
+// When the search fails, the request that cannot be met on its own is explained in
+// numbers (devices, matching, free) and names (the claims holding them, the selector a device
+// fails and the values it reads); when every request can be met alone, the constraint is named.
+//
+// Not modelled (such a node is "not checked"): devices consuming shared counters (partitionable
+// devices), consumable capacity (capacity requests, allowMultipleAllocations), device taints and
+// tolerations, binding conditions, and the extended-resource claims of DRAExtendedResource.
+import type { ResourceV1ResourceClaim, V1DeviceClass, V1DeviceSubRequest, V1ExactDeviceRequest } from '@kubernetes/client-node';
+import { celDevice, evaluateSelector, qualified, showValue } from './cel.js';
+import type { NodePools, PoolDevice } from './pools.js';
+
+interface Alternative {
+  /** `request` or `request/subrequest`. */
+  request: string;
+  base: string;
+  deviceClass: string;
+  /** Class selectors first, as isSelectable checks them. */
+  selectors: { expression: string; from: 'class' | 'request' }[];
+  all: boolean;
+  count: number;
+  adminAccess: boolean;
+  /** Set when the request uses something this replay does not model. */
+  unmodelled?: string;
+}
+
+interface Request {
+  claim: number;
+  name: string;
+  alternatives: Alternative[];
+}
+
+export interface SelectorMiss {
+  device: string;
+  expression: string;
+  from: 'class' | 'request';
+  /** What the device has for the attributes and capacities the expression reads (`memory=40Gi`). */
+  has: string[];
+  /** A string the expression compares with, and the device's value, when they differ only in case or spaces. */
+  nearMiss?: { wanted: string; found: string };
+  /** The selector could not be evaluated on this device (a runtime error, or beyond the CEL library). */
+  error?: string;
+}
+
+export interface RequestShortfall {
+  claim: string;
+  request: string;
+  deviceClass: string;
+  /** Devices wanted; `all` for allocationMode All. */
+  wanted: number | 'all';
+  /** Devices on the node, in every pool. */
+  devices: number;
+  matching: number;
+  free: number;
+  /** Claims that hold matching devices (namespace/name), with how many each. */
+  heldBy: { claim: string; devices: string[] }[];
+  /** Up to three devices that fail a selector, and how. */
+  misses: SelectorMiss[];
+}
+
+export type AllocationOutcome =
+  | { kind: 'allocated' }
+  | { kind: 'noDevices'; drivers: string[] }
+  | { kind: 'shortfall'; claim: string; requests: RequestShortfall[] }
+  | { kind: 'constraint'; claim: string; attribute: string; requests: string[]; values: { request: string; device: string; value: string }[] }
+  | { kind: 'selectorError'; claim: string; device: string; expression: string; error: string }
+  | { kind: 'notEvaluable'; expression: string; error: string }
+  | { kind: 'notModelled'; feature: string };
+
+export interface AllocationInput {
+  claims: readonly ResourceV1ResourceClaim[];
+  classes: ReadonlyMap<string, V1DeviceClass>;
+  /** Device IDs allocated to claims (outside those being allocated), with the claims holding them. */
+  allocated: ReadonlyMap<string, string[]>;
+  pools: NodePools;
+}
+
+const claimName = (c: ResourceV1ResourceClaim) => `${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`;
+const SEARCH_LIMIT = 200_000;
+
+function alternative(request: string, base: string, spec: V1ExactDeviceRequest | V1DeviceSubRequest, classes: ReadonlyMap<string, V1DeviceClass>): Alternative {
+  const cls = classes.get(spec.deviceClassName);
+  const selectors = [
+    ...(cls?.spec?.selectors ?? []).flatMap((s) => (s.cel ? [{ expression: s.cel.expression, from: 'class' as const }] : [])),
+    ...(spec.selectors ?? []).flatMap((s) => (s.cel ? [{ expression: s.cel.expression, from: 'request' as const }] : [])),
+  ];
+  const unmodelled = spec.capacity ? 'capacity requests (DRAConsumableCapacity)' : (spec.tolerations?.length ?? 0) > 0 ? 'device tolerations (DRADeviceTaints)' : undefined;
+  return {
+    request,
+    base,
+    deviceClass: spec.deviceClassName,
+    selectors,
+    all: spec.allocationMode === 'All',
+    count: spec.count ?? 1,
+    adminAccess: 'adminAccess' in spec && spec.adminAccess === true,
+    ...(unmodelled ? { unmodelled } : {}),
+  };
+}
+
+function requestsOf(claims: readonly ResourceV1ResourceClaim[], classes: ReadonlyMap<string, V1DeviceClass>): Request[] {
+  return claims.flatMap((claim, index) =>
+    (claim.spec?.devices?.requests ?? []).map((r): Request => ({
+      claim: index,
+      name: r.name,
+      alternatives: r.exactly
+        ? [alternative(r.name, r.name, r.exactly, classes)]
+        : (r.firstAvailable ?? []).map((s) => alternative(`${r.name}/${s.name}`, r.name, s, classes)),
+    })),
+  );
+}
+
+type Match = { kind: 'matches' } | { kind: 'miss'; miss: SelectorMiss } | { kind: 'error' | 'unsupported'; expression: string; from: 'class' | 'request'; error: string };
+
+const REFERENCE = /device\.(attributes|capacity)\[\s*"([^"]+)"\s*\]\.([A-Za-z_][\w]*)/g;
+const COMPARED = /device\.attributes\[\s*"([^"]+)"\s*\]\.([A-Za-z_][\w]*)\s*==\s*"([^"]*)"|device\.driver\s*==\s*"([^"]*)"/g;
+const squash = (s: string) => s.toLowerCase().replace(/[\s_-]/g, '');
+
+function missOf(d: PoolDevice, cel: Record<string, unknown>, expression: string, from: 'class' | 'request'): SelectorMiss {
+  const lookup = (map: 'attributes' | 'capacity', domain: string, id: string): unknown => ((cel[map] as Record<string, Record<string, unknown>>)[domain] ?? {})[id];
+  const has = [...new Set([...expression.matchAll(REFERENCE)].map((m) => {
+    const v = lookup(m[1] as 'attributes' | 'capacity', m[2] ?? '', m[3] ?? '');
+    return `${m[3] ?? ''}=${v === undefined ? '(none)' : showValue(v)}`;
+  }))];
+  let nearMiss: SelectorMiss['nearMiss'];
+  for (const m of expression.matchAll(COMPARED)) {
+    const wanted = m[4] ?? m[3] ?? '';
+    const found = m[4] !== undefined ? d.driver : lookup('attributes', m[1] ?? '', m[2] ?? '');
+    if (typeof found === 'string' && found !== wanted && squash(found) === squash(wanted)) nearMiss = { wanted, found };
+  }
+  return { device: d.device.name, expression, from, has, ...(nearMiss ? { nearMiss } : {}) };
+}
+
+function matchOf(alt: Alternative, d: PoolDevice): Match {
+  const cel = celDevice(d.driver, d.device);
+  for (const s of alt.selectors) {
+    const outcome = evaluateSelector(s.expression, cel);
+    if (outcome.kind === 'matches') continue;
+    if (outcome.kind === 'fails') return { kind: 'miss', miss: missOf(d, cel, s.expression, s.from) };
+    return { kind: outcome.kind === 'runtimeError' ? 'error' : 'unsupported', expression: s.expression, from: s.from, error: outcome.error };
+  }
+  return { kind: 'matches' };
+}
+
+function attributeOf(d: PoolDevice, fullName: string): unknown {
+  const { domain, id } = qualified(fullName, d.driver);
+  for (const [name, value] of Object.entries(d.device.attributes ?? {})) {
+    const q = qualified(name, d.driver);
+    if (q.domain === domain && q.id === id) return JSON.stringify(value);
+  }
+  return undefined;
+}
+
+class Stop extends Error {}
+
+/** Thrown where the scheduler's own evaluation stops the allocation (or ours cannot go on). */
+class Halt extends Error {
+  constructor(readonly outcome: AllocationOutcome) {
+    super(outcome.kind);
+  }
+}
+
+/** Replays the allocator for `input.claims` on one node. */
+export function allocateOnNode(input: AllocationInput): AllocationOutcome {
+  const { claims, classes, allocated, pools } = input;
+  const requests = requestsOf(claims, classes);
+  const unmodelledDevice = pools.devices.find((d) => (d.device.consumesCounters?.length ?? 0) > 0 || (d.device.taints?.length ?? 0) > 0 || (d.device.bindingConditions?.length ?? 0) > 0 || d.device.allowMultipleAllocations);
+  if (unmodelledDevice) return { kind: 'notModelled', feature: `device ${unmodelledDevice.id} uses counters, taints, binding conditions or multiple allocations` };
+  const unmodelled = requests.flatMap((r) => r.alternatives).find((a) => a.unmodelled);
+  if (unmodelled?.unmodelled) return { kind: 'notModelled', feature: unmodelled.unmodelled };
+  if (requests.length > 0 && pools.devices.length === 0) return { kind: 'noDevices', drivers: pools.drivers };
+  // validateDeviceRequest: an All request on a node with a pool still being published is an
+  // error of the scheduler's, not a verdict.
+  if (pools.incomplete.length > 0 && requests.some((r) => r.alternatives.some((a) => a.all))) {
+    return { kind: 'notModelled', feature: `a request for all devices while pool ${pools.incomplete.join(', ')} is being updated (the scheduler reports an error)` };
+  }
+
+  // isSelectable, cached per alternative and device as the allocator caches it. The search asks
+  // lazily, in its own order (a device in use is never evaluated), so a selector error or an
+  // expression the library cannot evaluate stops it only where the scheduler would meet it.
+  const cache = new Map<Alternative, Map<string, Match>>();
+  const claimOf = (alt: Alternative) => claimName(claims[requests.find((r) => r.alternatives.includes(alt))?.claim ?? 0] as ResourceV1ResourceClaim);
+  const matchFor = (alt: Alternative, d: PoolDevice): Match => {
+    const m = cache.get(alt) ?? cache.set(alt, new Map()).get(alt) ?? new Map<string, Match>();
+    const known = m.get(d.id) ?? matchOf(alt, d);
+    m.set(d.id, known);
+    return known;
+  };
+  const selectable = (alt: Alternative, d: PoolDevice): boolean => {
+    const m = matchFor(alt, d);
+    if (m.kind === 'unsupported') throw new Halt({ kind: 'notEvaluable', expression: m.expression, error: m.error });
+    if (m.kind === 'error') throw new Halt({ kind: 'selectorError', claim: claimOf(alt), device: d.id, expression: m.expression, error: m.error });
+    return m.kind === 'matches';
+  };
+  const usable = pools.devices.filter((d) => !pools.incomplete.includes(`${d.driver}/${d.pool}`));
+
+  const picking = new Map<string, Set<number>>(); // device -> claims picking it
+  const picked: { claim: number; base: string; request: string; device: PoolDevice }[] = [];
+  let steps = 0;
+
+  const constraintsHold = (claim: number): boolean => {
+    for (const c of claims[claim]?.spec?.devices?.constraints ?? []) {
+      if (!c.matchAttribute) continue;
+      const names = new Set(c.requests ?? []);
+      const values = picked.filter((p) => p.claim === claim && (names.size === 0 || names.has(p.base) || names.has(p.request))).map((p) => attributeOf(p.device, c.matchAttribute ?? ''));
+      if (values.some((v) => v === undefined || v !== values[0])) return false;
+    }
+    return true;
+  };
+
+  const free = (alt: Alternative, claim: number, d: PoolDevice): boolean => {
+    if (alt.adminAccess) return !(picking.get(d.id)?.has(claim) ?? false);
+    return !allocated.has(d.id) && (picking.get(d.id)?.size ?? 0) === 0;
+  };
+
+  const take = (claim: number, alt: Alternative, d: PoolDevice) => {
+    picked.push({ claim, base: alt.base, request: alt.request, device: d });
+    (picking.get(d.id) ?? picking.set(d.id, new Set()).get(d.id))?.add(claim);
+  };
+  const untake = (claim: number, d: PoolDevice) => {
+    picked.pop();
+    picking.get(d.id)?.delete(claim);
+  };
+
+  // All requests know their devices before the search starts (validateDeviceRequest).
+  const allDevices = new Map<Alternative, PoolDevice[]>();
+
+  const solve = (ri: number): boolean => {
+    if (++steps > SEARCH_LIMIT) throw new Stop();
+    const request = requests[ri];
+    if (!request) return true;
+    for (const alt of request.alternatives) {
+      if (alt.all) {
+        const every = allDevices.get(alt) ?? [];
+        if (every.length === 0) continue;
+        if (!every.every((d) => free(alt, request.claim, d))) continue;
+        every.forEach((d) => take(request.claim, alt, d));
+        if (constraintsHold(request.claim) && solve(ri + 1)) return true;
+        for (const d of [...every].reverse()) untake(request.claim, d);
+        continue;
+      }
+      const pick = (from: number, left: number): boolean => {
+        if (left === 0) return solve(ri + 1);
+        for (let i = from; i < usable.length; i++) {
+          const d = usable[i] as PoolDevice;
+          if (!free(alt, request.claim, d) || !selectable(alt, d)) continue;
+          take(request.claim, alt, d);
+          if (constraintsHold(request.claim) && pick(i + 1, left - 1)) return true;
+          untake(request.claim, d);
+        }
+        return false;
+      };
+      if (pick(0, alt.count)) return true;
+    }
+    return false;
+  };
+
+  try {
+    for (const alt of requests.flatMap((r) => r.alternatives).filter((a) => a.all)) allDevices.set(alt, pools.devices.filter((d) => selectable(alt, d)));
+    if (solve(0)) return { kind: 'allocated' };
+  } catch (e) {
+    if (e instanceof Halt) return e.outcome;
+    if (e instanceof Stop) return { kind: 'notModelled', feature: `a search of more than ${SEARCH_LIMIT} steps` };
+    throw e;
+  }
+  // Explaining looks at every device, including those the search never evaluated: a selector
+  // that cannot be evaluated there is told as the device's miss, not as the node's verdict.
+  const matches = new Map(requests.flatMap((r) => r.alternatives).map((alt) => [alt, new Map(pools.devices.map((d) => [d.id, matchFor(alt, d)]))]));
+  return explain(requests, claims, pools, allocated, matches);
+}
+
+function shortfall(alt: Alternative, claim: string, pools: NodePools, allocated: ReadonlyMap<string, string[]>, matches: Map<string, Match>): RequestShortfall {
+  const matching = pools.devices.filter((d) => matches.get(d.id)?.kind === 'matches');
+  const held = new Map<string, string[]>();
+  for (const d of matching) for (const c of allocated.get(d.id) ?? []) held.set(c, [...(held.get(c) ?? []), d.device.name]);
+  const publishing = (d: PoolDevice) => pools.incomplete.includes(`${d.driver}/${d.pool}`);
+  const freeCount = matching.filter((d) => !publishing(d) && (alt.adminAccess || !allocated.has(d.id))).length;
+  const misses = pools.devices.flatMap((d): SelectorMiss[] => {
+    const m = matches.get(d.id);
+    if (m?.kind === 'miss') return [m.miss];
+    if (m?.kind === 'error' || m?.kind === 'unsupported') return [{ device: d.device.name, expression: m.expression, from: m.from, has: [], error: m.error }];
+    return [];
+  });
+  return {
+    claim,
+    request: alt.request,
+    deviceClass: alt.deviceClass,
+    wanted: alt.all ? 'all' : alt.count,
+    devices: pools.devices.length,
+    matching: matching.length,
+    free: freeCount,
+    heldBy: [...held].map(([c, devices]) => ({ claim: c, devices })),
+    misses: misses.slice(0, 3),
+  };
+}
+
+// Why no solution: the first request none of whose alternatives can be met alone; else the
+// first constraint (every request can be met, not together).
+function explain(
+  requests: Request[],
+  claims: readonly ResourceV1ResourceClaim[],
+  pools: NodePools,
+  allocated: ReadonlyMap<string, string[]>,
+  matches: Map<Alternative, Map<string, Match>>,
+): AllocationOutcome {
+  for (const request of requests) {
+    const name = claimName(claims[request.claim] as ResourceV1ResourceClaim);
+    const shortfalls = request.alternatives.map((alt) => shortfall(alt, name, pools, allocated, matches.get(alt) ?? new Map()));
+    const met = shortfalls.some((s) => (s.wanted === 'all' ? s.matching > 0 && s.free === s.matching : s.free >= s.wanted));
+    if (!met) return { kind: 'shortfall', claim: name, requests: shortfalls };
+  }
+  for (const [index, claim] of claims.entries()) {
+    for (const c of claim.spec?.devices?.constraints ?? []) {
+      if (!c.matchAttribute) continue;
+      const names = c.requests ?? [];
+      const values = requests
+        .filter((r) => r.claim === index && (names.length === 0 || names.includes(r.name)))
+        .flatMap((r) => r.alternatives.flatMap((alt) => pools.devices.filter((d) => matches.get(alt)?.get(d.id)?.kind === 'matches' && !allocated.has(d.id)).map((d) => ({ request: alt.request, device: d.device.name, value: valueText(attributeOf(d, c.matchAttribute ?? '')) }))));
+      return { kind: 'constraint', claim: claimName(claim), attribute: c.matchAttribute, requests: names, values: values.slice(0, 8) };
+    }
+  }
+  return { kind: 'shortfall', claim: claimName(claims[0] as ResourceV1ResourceClaim), requests: [] };
+}
+
+function valueText(v: unknown): string {
+  if (typeof v !== 'string') return '(none)';
+  const parsed = JSON.parse(v) as Record<string, unknown>;
+  const field = Object.values(parsed)[0];
+  return typeof field === 'string' ? JSON.stringify(field) : String(field);
+}
