@@ -3,6 +3,10 @@
 // and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
+import { triage, type TriageScope } from '../engine/triage.js';
+import { triageReporters } from '../report/triage/index.js';
+import { presentTriage } from '../report/triage/present.js';
+import { parseSelector } from './selector.js';
 import { QueryError, type Query } from '../engine/target.js';
 import { QuantityError } from '../engine/quantity/index.js';
 import { ClusterError, InputError, UnreadableQuantity, UsageError } from '../errors.js';
@@ -40,8 +44,13 @@ async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const options = program.opts<CliOptions>();
-  const name = program.args[0] ?? '';
+  const name = program.args[0];
+  if (name !== undefined && (options.allNamespaces || options.selector !== undefined)) {
+    throw new UsageError(`${options.allNamespaces ? '-A/--all-namespaces' : '-l/--selector'} picks pods without a name; give a pod name or ${options.allNamespaces ? '-A' : '-l'}, not both`);
+  }
+  if (options.allNamespaces && options.namespace !== undefined) throw new UsageError('-A/--all-namespaces and -n/--namespace together: give one');
   const source = await sourceFor(options, program.opts());
+  if (name === undefined) return runTriage(source, options);
   const { namespace } = source;
   const query = { namespace, name };
   const first = await readWithProgress(source, query);
@@ -61,13 +70,28 @@ async function run(argv: string[]): Promise<number> {
     fail(`${outcome.what} "${name}" not found in namespace "${namespace}" (${snapshot.source.description})${hint}`);
     return exitCodes.notFound;
   }
-  const out: Writer = {
+  reporters[options.output](outcome.diagnosis, writerFor(options));
+  return exitCodes.ok;
+}
+
+/** No pod name: every pending pod of the scope, diagnosed on one snapshot and grouped by cause. */
+async function runTriage(source: Source, options: CliOptions): Promise<number> {
+  const scope: TriageScope = {
+    ...(options.allNamespaces ? {} : { namespace: source.namespace }),
+    ...(options.selector !== undefined ? { selector: parseSelector(options.selector) } : {}),
+  };
+  const snapshot = await withProgress((update) => source.readTriage(scope, update));
+  const diagnoses = triage(ruleSet, snapshot, scope);
+  triageReporters[options.output](presentTriage({ scope, source: snapshot.source, diagnoses }), writerFor(options));
+  return exitCodes.ok;
+}
+
+function writerFor(options: CliOptions): Writer {
+  return {
     write: (s) => void process.stdout.write(s),
     color: useColor(options.color),
     ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
   };
-  reporters[options.output](outcome.diagnosis, out);
-  return exitCodes.ok;
 }
 
 // A dump needs no kubeconfig; a live read uses the context's namespace unless -n says otherwise.

@@ -2,6 +2,7 @@
 // picks one; the engine never knows which.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Query } from '../engine/target.js';
+import type { TriageScope } from '../engine/triage.js';
 import type { Snapshot } from '../snapshot/types.js';
 
 export interface Source {
@@ -13,5 +14,7 @@ export interface Source {
    * A source that reads in stages (live) can add the pods of nodes its first read skipped, when
    * a fix replayed there needs them (Diagnosis.podsToConfirmFixes). A dump holds all it has.
    */
+  /** Reads, once for all, what diagnosing every pending pod of `scope` needs (a triage). */
+  readTriage(scope: TriageScope, progress: (line: string) => void): Promise<Snapshot>;
   readPodsOn?(earlier: Snapshot, target: V1Pod, nodes: readonly string[], progress: (line: string) => void): Promise<Snapshot>;
 }
