@@ -21,17 +21,25 @@ function requirements(text: string): string[] {
   return parts.map((p) => p.trim());
 }
 
+// A label key (an optional DNS prefix and a name) and a label value, as the API allows them.
+const key = '[A-Za-z0-9][A-Za-z0-9._/-]*';
+const value = '[A-Za-z0-9._-]*';
+const setForm = new RegExp(`^(${key})\\s+(in|notin)\\s*\\(([^()]*)\\)$`);
+const equalityForm = new RegExp(`^(${key})\\s*(==|=|!=)\\s*(${value})$`);
+const absentForm = new RegExp(`^!\\s*(${key})$`);
+const existsForm = new RegExp(`^${key}$`);
+
 function requirement(text: string, whole: string): V1LabelSelectorRequirement {
-  const set = /^(\S+)\s+(in|notin)\s*\(([^()]*)\)$/.exec(text);
+  const set = setForm.exec(text);
   if (set) {
     const values = (set[3] ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
     return { key: set[1] ?? '', operator: set[2] === 'in' ? 'In' : 'NotIn', values };
   }
-  const equality = /^([^=!\s]+)\s*(==|=|!=)\s*([^=!\s]*)$/.exec(text);
+  const equality = equalityForm.exec(text);
   if (equality) return { key: equality[1] ?? '', operator: equality[2] === '!=' ? 'NotIn' : 'In', values: [equality[3] ?? ''] };
-  const absent = /^!\s*([^=!\s()]+)$/.exec(text);
+  const absent = absentForm.exec(text);
   if (absent) return { key: absent[1] ?? '', operator: 'DoesNotExist' };
-  if (/^[^=!\s()]+$/.test(text)) return { key: text, operator: 'Exists' };
+  if (existsForm.test(text)) return { key: text, operator: 'Exists' };
   throw new UsageError(`-l/--selector "${whole}": cannot read "${text}" (write k=v, k!=v, k in (a,b), k notin (a,b), k or !k)`);
 }
 

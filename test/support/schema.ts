@@ -67,7 +67,7 @@ export function parseDiagnosisJson(stdout: string, what = '-o json'): unknown {
 }
 
 const triageSchemaPath = path.resolve(import.meta.dirname, '..', '..', 'schema', 'triage.v1.json');
-export const triageSchema = JSON.parse(readFileSync(triageSchemaPath, 'utf8')) as Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> };
+const triageSchema = JSON.parse(readFileSync(triageSchemaPath, 'utf8')) as Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> };
 let compiledTriage: ValidateFunction | undefined;
 
 /** Fails the test, listing every schema error, unless `doc` is a valid triage document (schema/triage.v1.json). */

@@ -21,7 +21,7 @@ export interface TriageGroup {
   diagnoses: Diagnosis[];
 }
 
-export function causeOf(d: Diagnosis): TriageCause {
+function causeOf(d: Diagnosis): TriageCause {
   const s = d.stageDetail;
   switch (s.stage) {
     case 'SchedulingGated':
