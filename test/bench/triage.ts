@@ -23,7 +23,10 @@ export function triageCluster(nodeCount: number, podsPerNode: number, pending: n
       kind: 'Pod',
       metadata: { name: `${rs}-${String(i).padStart(5, '0')}`, namespace: 'shop', uid: `uid-${i}`, labels: { app: kind.owner }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, uid: `rs-${kind.owner}`, controller: true }] },
       spec: kind.spec,
-      status: { phase: 'Pending' },
+      // What the scheduler writes once it has tried (the gated pod: before it tries).
+      status: kind.spec?.schedulingGates
+        ? { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] }
+        : { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: `0/${nodeCount} nodes are available.` }] },
     });
   }
   return { nodes: base.nodes, pods: [...base.pods.filter((p) => p !== base.target), ...pods], target: base.target };

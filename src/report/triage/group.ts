@@ -26,8 +26,11 @@ function causeOf(d: Diagnosis): TriageCause {
   switch (s.stage) {
     case 'SchedulingGated':
       return { stage: s.stage, reason: 'gates', key: [...s.gates].sort().join(',') };
-    case 'NoScheduler':
-      return { stage: s.stage, reason: 'schedulerName', key: s.schedulerName };
+    case 'NoScheduler': {
+      // Not seen by a scheduler yet, but judged: what the nodes say is the cause to group by.
+      const lead = d.counts.fitting === 0 ? leadingCause(d) : undefined;
+      return lead ? { stage: s.stage, ...lead } : { stage: s.stage, reason: 'schedulerName', key: s.schedulerName };
+    }
     case 'NodeNameSet':
       return { stage: s.stage, reason: s.nodeExists === false ? 'nodeMissing' : 'nodeName', key: s.nodeName };
     case 'PreemptionPending':
