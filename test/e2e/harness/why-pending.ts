@@ -2,7 +2,7 @@
 // PATH (its plugin lookup), with KUBECONFIG naming a read-only user. After each live run the
 // user's requests are read back from the apiserver's audit log; any verb other than get, list
 // or watch fails the run.
-import { expectValidDiagnosis } from '../../support/schema.js';
+import { expectValidDiagnosis, expectValidTriage } from '../../support/schema.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
@@ -95,7 +95,9 @@ export async function whyPending(c: TestCluster, user: string | undefined, args:
       throw new Error(`kubectl why-pending ${args.join(' ')}: stdout is not JSON (${String(e)}):\n${res.stdout.slice(0, 2000)}`, { cause: e });
     }
     // Live output (forbidden gaps, client-node's Dates) keeps the published contract too.
-    expectValidDiagnosis(run.json, `kubectl why-pending ${args.join(' ')}`);
+    // Without a pod name the document is a triage (schema/triage.v1.json).
+    if ((run.json as { kind?: string }).kind === 'Triage') expectValidTriage(run.json, `kubectl why-pending ${args.join(' ')}`);
+    else expectValidDiagnosis(run.json, `kubectl why-pending ${args.join(' ')}`);
   }
   if (user) {
     run.audited = requests(await c.audit.settle(c.clientFor(user), user, mark));
