@@ -8,6 +8,7 @@ export interface CliOptions {
   allNamespaces?: boolean;
   selector?: string;
   fromDump?: string;
+  watch?: boolean;
   output: Output;
   color: 'auto' | 'always' | 'never';
 }
@@ -50,6 +51,7 @@ export function buildProgram(version: string): Command {
     .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
     .option('-A, --all-namespaces', 'without a name: every pending pod in every namespace, grouped by cause')
     .option('-l, --selector <selector>', 'without a name: only pending pods whose labels match (k=v, k!=v, k in (a,b), !k)')
+    .option('-w, --watch', 'keep watching (WATCH requests, read-only): print what changes, exit 0 once the pod runs (or nothing is pending)')
     .option('--from-dump <path>', "read a dump (kubectl get ... -o yaml|json, a directory, or '-' for stdin) instead of a cluster")
     .addOption(new Option('-o, --output <format>', 'output format').choices(outputs).default('human' satisfies Output))
     .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))

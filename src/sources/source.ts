@@ -4,6 +4,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Query } from '../engine/target.js';
 import type { TriageScope } from '../engine/triage.js';
 import type { Snapshot } from '../snapshot/types.js';
+import type { WatchTarget, Watcher } from './live/watch.js';
 
 export interface Source {
   /** The namespace a name is looked up in: -n, else the source's default. */
@@ -16,5 +17,7 @@ export interface Source {
    */
   /** Reads, once for all, what diagnosing every pending pod of `scope` needs (a triage). */
   readTriage(scope: TriageScope, progress: (line: string) => void): Promise<Snapshot>;
+  /** A live source can wait for a change (WATCH requests); a dump never changes. */
+  watcher?(target: WatchTarget): Watcher;
   readPodsOn?(earlier: Snapshot, target: V1Pod, nodes: readonly string[], progress: (line: string) => void): Promise<Snapshot>;
 }

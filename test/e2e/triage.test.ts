@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TriageV1 } from '../../src/report/triage/contract.js';
 import type { TestCluster } from './harness/index.js';
 import { VIEWER, dumpCluster, secs, startE2eCluster } from './harness/suite.js';
-import { describeRun, whyPending } from './harness/why-pending.js';
+import { describeRun, startWhyPending, whyPending } from './harness/why-pending.js';
 import { waitFor } from './harness/wait.js';
 
 const NS = 'triage';
@@ -98,5 +98,65 @@ describe('triage: every pending pod, grouped by cause', () => {
     expect(selected.stdout).toContain('4 pending pods in all namespaces matching app in (migrate,web), 2 causes');
     expect(selected.stdout).toMatch(/3 pods {2}deploy\/web x3 {2}\[Unschedulable, NodeResourcesFit\]/);
     expect(selected.stdout).not.toContain('deploy/api');
+  });
+});
+
+describe('--watch', () => {
+  let c: TestCluster;
+
+  beforeAll(async () => {
+    c = await startE2eCluster();
+    await c.createNode('worker-1');
+    await c.apply([
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', namespace: 'watched' }, spec: { nodeSelector: { tier: 'solo' }, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] } },
+    ]);
+    await c.waitForPodScheduled('watched', 'solo');
+  });
+
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  it('follows a pod from unschedulable to scheduled (the test adds the label) to running (the test plays the kubelet), with WATCH requests only', async () => {
+    const run = startWhyPending(c, VIEWER, ['solo', '-n', 'watched', '--watch']);
+    try {
+      await run.waitFor(/Pod watched\/solo cannot be scheduled\. 0 of 1 node fit: 1 node does not match its nodeSelector tier=solo/);
+      await c.kubectl(['label', 'node', 'worker-1', 'tier=solo']);
+      // No kubelet on the test control plane: bound is what the scheduler can do.
+      await run.waitFor(/stage: Unschedulable -> ScheduledNotRunning, bound to node worker-1 \(after a change of /);
+      await run.waitFor(/Scheduled to node worker-1; watching until its kubelet reports it running\./);
+      await c.api.patch('/api/v1/namespaces/watched/pods/solo/status', { status: { phase: 'Running' } });
+      const t0 = Date.now();
+      expect(await run.ended, run.stderr()).toBe(0);
+      console.log(`[e2e] --watch ended ${secs(Date.now() - t0)} after the pod was marked Running:\n${run.output()}`);
+      expect(run.output()).toMatch(/Pod watched\/solo is running on node worker-1: no longer pending\. Done\.\n$/);
+    } finally {
+      run.kill();
+    }
+    const t1 = Date.now();
+    const audited = await run.audited();
+    console.log(`[e2e] audit read in ${secs(Date.now() - t1)}`);
+    expect(audited.some((e) => e.verb === 'watch'), 'it watched').toBe(true);
+    expect([...new Set(audited.map((e) => e.verb))].sort().filter((v) => !['get', 'list', 'watch'].includes(v))).toEqual([]);
+  });
+
+  it('follows a namespace (triage) until nothing in it is pending', async () => {
+    await c.apply([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'second', namespace: 'watched' }, spec: { nodeSelector: { tier: 'second' }, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] } }]);
+    await c.waitForPodScheduled('watched', 'second');
+    const run = startWhyPending(c, VIEWER, ['-n', 'watched', '--watch']);
+    try {
+      await run.waitFor(/1 pending pod in namespace watched, 1 cause:\n {2}1 x \[Unschedulable, NodeAffinity\] Pod watched\/second cannot be scheduled/);
+      await c.kubectl(['label', 'node', 'worker-1', 'tier=second', '--overwrite']);
+      // Bound, not yet running: still pending, now for the kubelet.
+      await run.waitFor(/1 pending pod in namespace watched, 1 cause \(after a change of [^)]*\):\n {2}1 x \[ScheduledNotRunning\]/);
+      await c.api.patch('/api/v1/namespaces/watched/pods/second/status', { status: { phase: 'Running' } });
+      expect(await run.ended, run.stderr()).toBe(0);
+      expect(run.output()).toMatch(/No pending pods left in namespace watched\. Done\.\n$/);
+    } finally {
+      run.kill();
+    }
+    const verbs = new Set((await run.audited()).map((e) => e.verb));
+    expect([...verbs].sort(), 'lists and watches only').toEqual(['list', 'watch']);
   });
 });

@@ -32,6 +32,7 @@ import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffi
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type TransportOptions } from './transport.js';
 import { readTriageLive } from './triage.js';
+import { watcher } from './watch.js';
 
 export interface LiveQuery {
   namespace: string;
@@ -589,6 +590,7 @@ export function liveSource(config: LiveConfig, options: ReadLiveOptions = {}): S
     namespace: config.namespace,
     read: (query, progress) => readLive(config, query, progress, options),
     readTriage: (scope, progress) => readTriageLive(config, scope, progress, options),
+    watcher: (target) => watcher(config, target),
     readPodsOn: (earlier, target, nodes, progress) => readPodsOn(config, earlier, target, nodes, progress, options),
   };
 }

@@ -113,3 +113,43 @@ export async function whyPending(c: TestCluster, user: string | undefined, args:
 export function describeRun(run: WhyPendingRun): string {
   return `kubectl why-pending ${run.args.join(' ')}${run.user ? ` (as ${run.user})` : ''} exited ${String(run.code)}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`;
 }
+
+/** A run still going (--watch): its output so far, and how it ended once it has. */
+export interface RunningWhyPending {
+  output(): string;
+  stderr(): string;
+  /** Resolves when some stdout matches `pattern` (rejects after `timeoutMs` with the output so far). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  ended: Promise<number | null>;
+  kill(): void;
+  /** The user's requests since the start (read once the run has ended). */
+  audited(): Promise<AuditEvent[]>;
+}
+
+/** Starts `kubectl why-pending <args>` as `user` and returns at once (see RunningWhyPending). */
+export function startWhyPending(c: TestCluster, user: string, args: string[]): RunningWhyPending {
+  assertBuilt();
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${BIN_DIR}${delimiter}${process.env.PATH ?? ''}`, KUBECONFIG: c.kubeconfigFor(user), NO_COLOR: '1' };
+  delete env.WHY_PENDING_DEBUG;
+  const mark = c.audit.mark();
+  const child = spawn(process.env.WHY_PENDING_KUBECTL ?? 'kubectl', ['why-pending', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const ended = new Promise<number | null>((resolvePromise) => child.on('close', (code) => resolvePromise(code)));
+  return {
+    output: () => out,
+    stderr: () => err,
+    ended,
+    kill: () => child.kill(),
+    async waitFor(pattern, timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs;
+      while (!pattern.test(out)) {
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`kubectl why-pending ${args.join(' ')}: no ${String(pattern)} in its output:\n${out}\n${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    audited: async () => requests(await c.audit.settle(c.clientFor(user), user, mark)),
+  };
+}
