@@ -48,6 +48,8 @@ function causeOf(d: Diagnosis): TriageCause {
     case 'NotPending':
       return { stage: s.stage, reason: s.phase, key: s.reason ?? '' };
     case 'Unschedulable':
+      // Waiting for nodes an autoscaler is adding is its own cause: it will pass by itself.
+      if (s.autoscaler?.state === 'scaleUpTriggered') return { stage: s.stage, reason: 'waitingForScaleUp', key: s.autoscaler.autoscaler };
       break;
   }
   if (d.counts.fitting > 0) return { stage: s.stage, reason: 'fitsSomewhere', key: '' };

@@ -25,6 +25,11 @@ function podsText(g: TriageGroupV1, allNamespaces: boolean): string {
   return g.pods.length > shownPods ? `${shown} and ${g.pods.length - shownPods} more` : shown;
 }
 
+function causeWords(g: TriageGroupV1): string {
+  if (g.cause.plugin) return `, ${g.cause.plugin}`;
+  return g.cause.reason === 'waitingForScaleUp' ? `, waiting for ${g.cause.key}'s scale-up` : '';
+}
+
 export function reportTriageHuman(t: TriageV1, out: Writer): void {
   const colors = palette(out.color);
   const where = t.scope.namespace === null ? 'all namespaces' : `namespace ${t.scope.namespace}`;
@@ -40,7 +45,7 @@ export function reportTriageHuman(t: TriageV1, out: Writer): void {
   const width = String(t.groups[0]?.count ?? 0).length;
   for (const g of t.groups) {
     lines.push('');
-    lines.push(escapeTerminal(`${String(g.count).padStart(width)} pod${g.count === 1 ? ' ' : 's'}  ${ownersText(g)}  [${g.cause.stage}${g.cause.plugin ? `, ${g.cause.plugin}` : ''}]`));
+    lines.push(escapeTerminal(`${String(g.count).padStart(width)} pod${g.count === 1 ? ' ' : 's'}  ${ownersText(g)}  [${g.cause.stage}${causeWords(g)}]`));
     const indent = ' '.repeat(width + 7);
     lines.push(escapeTerminal(`${indent}${g.headline}`));
     const fix = g.fixes[0];
