@@ -36,12 +36,12 @@ export function reportTriageHuman(t: TriageV1, out: Writer): void {
   const selector = t.scope.selector ? ` matching ${t.scope.selector}` : '';
   const lines: string[] = [];
   if (t.counts.pending === 0) {
-    lines.push(escapeTerminal(`No pending pods in ${where}${selector} (${t.source.description}).`));
+    lines.push(escapeTerminal(`No pending pods in ${where}${selector}.`));
     out.write(`${lines.join('\n')}\n`);
     return;
   }
   const causes = t.counts.groups === 1 ? '1 cause' : `${t.counts.groups} causes`;
-  lines.push(colors.bold(escapeTerminal(`${t.counts.pending} pending pod${t.counts.pending === 1 ? '' : 's'} in ${where}${selector}, ${causes} (${t.source.description})`)));
+  lines.push(colors.bold(escapeTerminal(`${t.counts.pending} pending pod${t.counts.pending === 1 ? '' : 's'} in ${where}${selector}, ${causes}`)));
   const width = String(t.groups[0]?.count ?? 0).length;
   for (const g of t.groups) {
     lines.push('');
