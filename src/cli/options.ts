@@ -5,7 +5,10 @@ import { addLiveOptions } from '../sources/live/flags.js';
 
 export interface CliOptions {
   namespace?: string;
+  allNamespaces?: boolean;
+  selector?: string;
   fromDump?: string;
+  watch?: boolean;
   output: Output;
   color: 'auto' | 'always' | 'never';
 }
@@ -25,6 +28,11 @@ Examples:
     kubectl get "$r" -A -o yaml > "case/$r.yaml"; done
   kubectl why-pending web-0 -n shop --from-dump case
 
+  # Every pending pod, grouped by cause (a namespace, all of them, or those a selector picks)
+  kubectl why-pending -n shop
+  kubectl why-pending -A
+  kubectl why-pending -A -l app=web
+
   # Machine-readable diagnosis
   kubectl why-pending web-0 -n shop --from-dump case -o json
 
@@ -39,8 +47,11 @@ export function buildProgram(version: string): Command {
   const program = new Command('kubectl why-pending')
     .description('Explain, node by node, why a Pod is stuck in Pending.')
     .version(version, '--version', 'print the version and exit')
-    .argument('<name>', 'pod name, or an owner as kind/name (deploy/web, rs/web-7d9, sts/db, ds/agent, job/x, cronjob/y)')
+    .argument('[name]', 'pod name, or an owner as kind/name (deploy/web, rs/web-7d9, sts/db, ds/agent, job/x, cronjob/y); none: every pending pod of the namespace, grouped by cause')
     .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
+    .option('-A, --all-namespaces', 'without a name: every pending pod in every namespace, grouped by cause')
+    .option('-l, --selector <selector>', 'without a name: only pending pods whose labels match (k=v, k!=v, k in (a,b), !k)')
+    .option('-w, --watch', 'keep watching (WATCH requests, read-only): print what changes, exit 0 once the pod runs (or nothing is pending)')
     .option('--from-dump <path>', "read a dump (kubectl get ... -o yaml|json, a directory, or '-' for stdin) instead of a cluster")
     .addOption(new Option('-o, --output <format>', 'output format').choices(outputs).default('human' satisfies Output))
     .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))

@@ -3,6 +3,11 @@
 // and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
+import { triage, type TriageScope } from '../engine/triage.js';
+import { triageReporters } from '../report/triage/index.js';
+import { presentTriage } from '../report/triage/present.js';
+import { parseSelector } from './selector.js';
+import { watchPod, watchTriage } from './watch.js';
 import { QueryError, type Query } from '../engine/target.js';
 import { QuantityError } from '../engine/quantity/index.js';
 import { ClusterError, InputError, UnreadableQuantity, UsageError } from '../errors.js';
@@ -25,6 +30,9 @@ function useColor(choice: CliOptions['color']): boolean {
   return Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb';
 }
 
+/** Set by --watch: exit as soon as the answer is printed rather than when the sockets drain. */
+let exitWhenDone = false;
+
 async function run(argv: string[]): Promise<number> {
   const program = buildProgram(toolVersion);
   program.configureOutput({ writeErr: () => undefined, writeOut: (s) => process.stdout.write(s) });
@@ -40,8 +48,22 @@ async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const options = program.opts<CliOptions>();
-  const name = program.args[0] ?? '';
+  const name = program.args[0];
+  if (name !== undefined && (options.allNamespaces || options.selector !== undefined)) {
+    throw new UsageError(`${options.allNamespaces ? '-A/--all-namespaces' : '-l/--selector'} picks pods without a name; give a pod name or ${options.allNamespaces ? '-A' : '-l'}, not both`);
+  }
+  if (options.allNamespaces && options.namespace !== undefined) throw new UsageError('-A/--all-namespaces and -n/--namespace together: give one');
+  if (options.watch && options.fromDump) throw new UsageError('--watch reads a live cluster; a dump does not change');
+  if (options.watch && options.output !== 'human') throw new UsageError('--watch prints lines as things change: use it without -o');
   const source = await sourceFor(options, program.opts());
+  if (options.watch && source.watcher) {
+    // A watch the server has not ended yet may hold a socket after the last line is printed.
+    exitWhenDone = true;
+    const watching = { ...source, watcher: source.watcher.bind(source) };
+    if (name === undefined) return watchTriage(watching, triageScope(source, options), writerFor(options));
+    return watchPod(watching, { namespace: source.namespace, name }, writerFor(options));
+  }
+  if (name === undefined) return runTriage(source, options);
   const { namespace } = source;
   const query = { namespace, name };
   const first = await readWithProgress(source, query);
@@ -61,13 +83,32 @@ async function run(argv: string[]): Promise<number> {
     fail(`${outcome.what} "${name}" not found in namespace "${namespace}" (${snapshot.source.description})${hint}`);
     return exitCodes.notFound;
   }
-  const out: Writer = {
+  reporters[options.output](outcome.diagnosis, writerFor(options));
+  return exitCodes.ok;
+}
+
+/** No pod name: every pending pod of the scope, diagnosed on one snapshot and grouped by cause. */
+function triageScope(source: Source, options: CliOptions): TriageScope {
+  return {
+    ...(options.allNamespaces ? {} : { namespace: source.namespace }),
+    ...(options.selector !== undefined ? { selector: parseSelector(options.selector) } : {}),
+  };
+}
+
+async function runTriage(source: Source, options: CliOptions): Promise<number> {
+  const scope = triageScope(source, options);
+  const snapshot = await withProgress((update) => source.readTriage(scope, update));
+  const diagnoses = triage(ruleSet, snapshot, scope);
+  triageReporters[options.output](presentTriage({ scope, source: snapshot.source, diagnoses }), writerFor(options));
+  return exitCodes.ok;
+}
+
+function writerFor(options: CliOptions): Writer {
+  return {
     write: (s) => void process.stdout.write(s),
     color: useColor(options.color),
     ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
   };
-  reporters[options.output](outcome.diagnosis, out);
-  return exitCodes.ok;
 }
 
 // A dump needs no kubeconfig; a live read uses the context's namespace unless -n says otherwise.
@@ -119,6 +160,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 run(process.argv)
   .then((code) => {
     process.exitCode = code;
+    if (exitWhenDone) process.exit(code);
   })
   .catch((error: unknown) => {
     const code = exitCodeOf(error);

@@ -3,6 +3,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, schedulerWords } from './agreement.js';
 import { judgedStages, type Diagnosis, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
+import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
 import { proposeFixes } from './fixes/index.js';
@@ -65,7 +66,8 @@ function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary & { name: string
   };
 }
 
-function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[]): Diagnosis {
+/** Diagnoses one Pod object of the snapshot (triage diagnoses every pending pod this way). */
+export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[] = [], shared?: EquivalenceCache): Diagnosis {
   const snapshot = withDerivedGaps(input, pod);
   const summary = summarize(pod, ownerChain(snapshot, pod));
   const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
@@ -73,7 +75,15 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
   const stageDetail = decideStage(snapshot, pod, podEvents);
   const ctx = buildContext(snapshot, pod);
   const judged = judgedStages.has(stageDetail.stage);
-  const judgement: Judgement = judged ? judge(plugins.rules, ctx) : { preFilter: [], nodes: [], notChecked: [] };
+  // Pods of one class (equivalence.ts) share the replay and its fixes: computed for the first.
+  const classKey = shared && equivalenceKey(pod);
+  const once = <T>(what: string, compute: () => T): T => {
+    if (!shared || classKey === undefined) return compute();
+    const key = `${what}\u0000${classKey}`;
+    if (!shared.has(key)) shared.set(key, compute());
+    return shared.get(key) as T;
+  };
+  const judgement: Judgement = judged ? once('judgement', () => judge(plugins.rules, ctx)) : { preFilter: [], nodes: [], notChecked: [] };
   const fitting = judgement.nodes.filter((n) => n.verdict === 'fits').length;
   const unproven = judgement.nodes.filter((n) => n.verdict === 'unproven').length;
   const byFirstPlugin: Partial<Record<PluginName, number>> = {};
@@ -91,7 +101,7 @@ function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[
   if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
   const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
-  const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? proposeFixes(plugins.rules, ctx, judgement, summary.owners) : { fixes: [], podsToRead: [] };
+  const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
     apiVersion: 'whypending/v1',

@@ -7,6 +7,7 @@ import type { NodeNotChecked, NotEvaluated, Reason } from './model.js';
 import type { PodRequests } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 import type { AdmissionStory } from './story/admission.js';
+import type { AutoscalerStory } from './story/autoscaler.js';
 import type { NeverPreempts, PreemptionStory } from './story/preemption.js';
 import type { Fix } from './fixes/index.js';
 
@@ -99,7 +100,12 @@ export type StageDetail =
   | { stage: 'NoScheduler'; schedulerName: string; schedulerSeenElsewhere: boolean; eventsCaptured: boolean }
   | { stage: 'NodeNameSet'; nodeName: string; nodeExists: boolean | undefined }
   /** `neverPreempts`: the pod's preemptionPolicy is Never, so the scheduler will not preempt for it. */
-  | { stage: 'Unschedulable'; neverPreempts?: NeverPreempts }
+  | {
+      stage: 'Unschedulable';
+      neverPreempts?: NeverPreempts;
+      /** What a node autoscaler (cluster-autoscaler, Karpenter) last said about the pod: a scale-up on its way, or none possible. */
+      autoscaler?: AutoscalerStory;
+    }
   /** The nominated node's pods: the victims being waited for, and those preemption cannot touch. */
   | ({ stage: 'PreemptionPending'; nominatedNodeName: string } & PreemptionStory)
   | ({

@@ -54,19 +54,31 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
   };
 }
 
-export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
-  const targetKey = podKey(target);
+// Every pending pod of a triage is judged against the same nodes: their facts (each bound
+// pod's requests parsed and summed) are computed once per collection of objects, not per pod.
+// Facts are never mutated (a fix's replay patches copies), so sharing them is safe.
+const sharedNodeFacts = new WeakMap<Snapshot['objects'], NodeFacts[]>();
+
+function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
   const byNode = new Map<string, V1Pod[]>();
   for (const pod of snapshot.objects.pods) {
     const nodeName = pod.spec?.nodeName;
-    if (!nodeName || isTerminal(pod) || podKey(pod) === targetKey) continue;
+    if (!nodeName || isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
     const list = byNode.get(nodeName) ?? [];
     list.push(pod);
     byNode.set(nodeName, list);
   }
-  return {
-    snapshot,
-    pod: podFacts(target),
-    nodes: snapshot.objects.nodes.map((node) => nodeFacts(node, byNode.get(node.metadata?.name ?? '') ?? [])),
-  };
+  return snapshot.objects.nodes.map((node) => nodeFacts(node, byNode.get(node.metadata?.name ?? '') ?? []));
+}
+
+export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
+  let nodes: NodeFacts[];
+  if (target.spec?.nodeName) {
+    // A bound pod is on its node's list: left out there, so it is not counted against itself.
+    nodes = nodeFactsOf(snapshot, podKey(target));
+  } else {
+    nodes = sharedNodeFacts.get(snapshot.objects) ?? nodeFactsOf(snapshot, undefined);
+    sharedNodeFacts.set(snapshot.objects, nodes);
+  }
+  return { snapshot, pod: podFacts(target), nodes };
 }

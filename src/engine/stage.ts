@@ -4,10 +4,11 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
 import type { StageDetail } from './diagnosis.js';
+import { autoscalerStory } from './story/autoscaler.js';
 import { boundStory } from './story/bound.js';
 import { neverPreempts, preemptionStory } from './story/preemption.js';
 
-const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp'];
+const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp', 'Nominated'];
 
 export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEvent[]): StageDetail {
   const phase = pod.status?.phase ?? 'Pending';
@@ -41,7 +42,8 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
     pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
   if (judged) {
     const never = neverPreempts(snapshot, pod);
-    return { stage: 'Unschedulable', ...(never ? { neverPreempts: never } : {}) };
+    const autoscaler = autoscalerStory(podEvents);
+    return { stage: 'Unschedulable', ...(never ? { neverPreempts: never } : {}), ...(autoscaler ? { autoscaler } : {}) };
   }
   const schedulerSeenElsewhere = snapshot.objects.events.some((e) => e.reporter === schedulerName && schedulingReasons.includes(e.reason));
   const eventsCaptured = !snapshot.gaps.some((g) => g.collection === 'events');

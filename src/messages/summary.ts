@@ -131,6 +131,24 @@ function failingSentence(d: Diagnosis, prefix: string, lead?: string): string {
   return fitClauses(prefix, clauses, counts, lead);
 }
 
+/**
+ * The cause the headline leads with, as an identity: the plugin, the kind of detail and what
+ * distinguishes it (the descriptor's headline key), for the largest group of the nodes the pod
+ * was meant for (or, when it was meant for none, of its own selection's failures). A triage
+ * groups pods by it (report/triage/group.ts).
+ */
+export function leadingCause(d: Diagnosis): { plugin: string; reason: string; key: string } | undefined {
+  const pre = d.preFilter[0];
+  const failing = d.nodes.filter((n) => n.verdict === 'fails');
+  const outside = failing.filter((n) => n.reasons.some((r) => selection.has(r.plugin)));
+  const meant = failing.filter((n) => !outside.includes(n));
+  const group = pre ? undefined : meant.length > 0 ? groupBy(meant, (n) => n.reasons[0])[0] : groupBy(outside, (n) => n.reasons.find((r) => selection.has(r.plugin)))[0];
+  const detail = pre?.detail ?? group?.details[0];
+  if (!detail) return undefined;
+  const tell = headlineOf.get(detail.kind) ?? fallback(pre?.plugin ?? group?.plugin ?? '');
+  return { plugin: pre?.plugin ?? group?.plugin ?? '', reason: detail.kind, key: tell.key(detail) };
+}
+
 export function summarySentence(d: Diagnosis): string {
   const stage = stageSentence(d);
   if (d.nodes.length === 0) return stage;

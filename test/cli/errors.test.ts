@@ -35,7 +35,10 @@ items:
 
 const cases: { name: string; args: () => string[]; input?: string; code: number; stderr: RegExp }[] = [
   { name: 'an unknown flag is a usage error', args: () => ['web-0', '--frobnicate'], code: 2, stderr: /unknown option '--frobnicate'/ },
-  { name: 'a missing pod name is a usage error', args: () => [], code: 2, stderr: /missing required argument 'name'/ },
+  { name: 'a pod name with -A is a usage error', args: () => ['web-0', '-A', '--from-dump', example], code: 2, stderr: /-A\/--all-namespaces picks pods without a name/ },
+  { name: 'a pod name with -l is a usage error', args: () => ['web-0', '-l', 'app=web', '--from-dump', example], code: 2, stderr: /-l\/--selector picks pods without a name/ },
+  { name: '-A with -n is a usage error', args: () => ['-A', '-n', 'shop', '--from-dump', example], code: 2, stderr: /-A\/--all-namespaces and -n\/--namespace together/ },
+  { name: 'a selector that does not parse is a usage error', args: () => ['-l', 'app=(web', '--from-dump', example], code: 2, stderr: /-l\/--selector "app=\(web": cannot read/ },
   { name: 'an unknown output format is a usage error', args: () => ['web-0', '-o', 'xml', '--from-dump', example], code: 2, stderr: /argument 'xml' is invalid/ },
   { name: 'an unknown owner kind is a usage error', args: () => ['svc/web', '--from-dump', example], code: 2, stderr: /unknown resource type "svc"/ },
   { name: 'a missing dump file is unreadable input', args: () => ['web-0', '--from-dump', path.join(scratch, 'nope.yaml')], code: 3, stderr: /nope\.yaml: no such file or directory/ },

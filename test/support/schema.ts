@@ -65,3 +65,16 @@ export function parseDiagnosisJson(stdout: string, what = '-o json'): unknown {
   expectValidDiagnosis(doc, what);
   return doc;
 }
+
+const triageSchemaPath = path.resolve(import.meta.dirname, '..', '..', 'schema', 'triage.v1.json');
+const triageSchema = JSON.parse(readFileSync(triageSchemaPath, 'utf8')) as Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> };
+let compiledTriage: ValidateFunction | undefined;
+
+/** Fails the test, listing every schema error, unless `doc` is a valid triage document (schema/triage.v1.json). */
+export function expectValidTriage(doc: unknown, what = 'the triage -o json document'): void {
+  if (!compiledTriage) {
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    compiledTriage = ajv.compile(triageSchema);
+  }
+  if (!compiledTriage(doc)) assert.fail(`${what} does not match schema/triage.v1.json:\n${describeErrors(compiledTriage.errors, doc)}`);
+}

@@ -157,5 +157,9 @@ export function dumpSource(target: string, stdin: NodeJS.ReadableStream, namespa
       progress(`reading dump ${target === '-' ? 'stdin' : target}`);
       return readDump(target, stdin, { progress });
     },
+    readTriage: (_scope, progress) => {
+      progress(`reading dump ${target === '-' ? 'stdin' : target}`);
+      return readDump(target, stdin, { progress });
+    },
   };
 }

@@ -31,6 +31,8 @@ import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type TransportOptions } from './transport.js';
+import { readTriageLive } from './triage.js';
+import { watcher } from './watch.js';
 
 export interface LiveQuery {
   namespace: string;
@@ -605,6 +607,8 @@ export function liveSource(config: LiveConfig, options: ReadLiveOptions = {}): S
   return {
     namespace: config.namespace,
     read: (query, progress) => readLive(config, query, progress, options),
+    readTriage: (scope, progress) => readTriageLive(config, scope, progress, options),
+    watcher: (target) => watcher(config, target),
     readPodsOn: (earlier, target, nodes, progress) => readPodsOn(config, earlier, target, nodes, progress, options),
   };
 }

@@ -54,6 +54,11 @@ export interface GetRequest {
   /** What this request is for, in words: "listing nodes". Starts every error message. */
   what: string;
   accept?: string;
+  /**
+   * A WATCH (`watch=1` in the query): called with each event line as it arrives; returning
+   * true ends the exchange there (the answer's body is then empty).
+   */
+  onLine?: (line: string) => boolean;
 }
 
 export interface SentRequest {
@@ -149,6 +154,7 @@ export class Transport {
   private authQueue: Promise<unknown> = Promise.resolve();
   private warmUp: Promise<void> | undefined;
   private closed = false;
+  private readonly inFlight = new Set<http.ClientRequest>();
 
   constructor(
     private readonly config: LiveConfig,
@@ -249,6 +255,9 @@ export class Transport {
   /** Closes kept-alive connections. */
   close(): void {
     this.closed = true;
+    // A WATCH still open (--watch ends the others once one saw a change) ends here too.
+    for (const req of this.inFlight) req.destroy();
+    this.inFlight.clear();
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
@@ -269,6 +278,7 @@ export class Transport {
         throw describeFault(error, ctx, attempt);
       }
       if (answer.status >= 200 && answer.status < 300) {
+        if (request.onLine) return undefined;
         try {
           return JSON.parse(answer.body) as unknown;
         } catch {
@@ -388,6 +398,8 @@ export class Transport {
         else if (answer) resolve(answer);
       };
       const req = send({ method: 'GET', host: hostname, port, path: requestPath, headers, agent });
+      this.inFlight.add(req);
+      req.on('close', () => this.inFlight.delete(req));
       // The timeout is what the user sees, not the reset that destroying the request causes.
       const abort = (error: Error) => {
         finish(error);
@@ -418,7 +430,18 @@ export class Transport {
         record.status = res.statusCode ?? 0;
         const stream = /\bgzip\b/i.test(String(res.headers['content-encoding'] ?? '')) ? res.pipe(createGunzip()) : res;
         const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let pending = '';
+        const onLine = request.onLine;
+        stream.on('data', (chunk: Buffer) => {
+          if (!onLine || (res.statusCode ?? 0) >= 300) return void chunks.push(chunk);
+          pending += chunk.toString('utf8');
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          if (lines.some((line) => line.trim() !== '' && onLine(line))) {
+            finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: '' });
+            req.destroy();
+          }
+        });
         stream.on('end', () => {
           finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
         });

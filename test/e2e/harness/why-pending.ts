@@ -2,7 +2,7 @@
 // PATH (its plugin lookup), with KUBECONFIG naming a read-only user. After each live run the
 // user's requests are read back from the apiserver's audit log; any verb other than get, list
 // or watch fails the run.
-import { expectValidDiagnosis } from '../../support/schema.js';
+import { expectValidDiagnosis, expectValidTriage } from '../../support/schema.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
@@ -95,7 +95,9 @@ export async function whyPending(c: TestCluster, user: string | undefined, args:
       throw new Error(`kubectl why-pending ${args.join(' ')}: stdout is not JSON (${String(e)}):\n${res.stdout.slice(0, 2000)}`, { cause: e });
     }
     // Live output (forbidden gaps, client-node's Dates) keeps the published contract too.
-    expectValidDiagnosis(run.json, `kubectl why-pending ${args.join(' ')}`);
+    // Without a pod name the document is a triage (schema/triage.v1.json).
+    if ((run.json as { kind?: string }).kind === 'Triage') expectValidTriage(run.json, `kubectl why-pending ${args.join(' ')}`);
+    else expectValidDiagnosis(run.json, `kubectl why-pending ${args.join(' ')}`);
   }
   if (user) {
     run.audited = requests(await c.audit.settle(c.clientFor(user), user, mark));
@@ -110,4 +112,44 @@ export async function whyPending(c: TestCluster, user: string | undefined, args:
 /** One line for a failing expectation: the command, exit code and stderr. */
 export function describeRun(run: WhyPendingRun): string {
   return `kubectl why-pending ${run.args.join(' ')}${run.user ? ` (as ${run.user})` : ''} exited ${String(run.code)}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`;
+}
+
+/** A run still going (--watch): its output so far, and how it ended once it has. */
+export interface RunningWhyPending {
+  output(): string;
+  stderr(): string;
+  /** Resolves when some stdout matches `pattern` (rejects after `timeoutMs` with the output so far). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  ended: Promise<number | null>;
+  kill(): void;
+  /** The user's requests since the start (read once the run has ended). */
+  audited(): Promise<AuditEvent[]>;
+}
+
+/** Starts `kubectl why-pending <args>` as `user` and returns at once (see RunningWhyPending). */
+export function startWhyPending(c: TestCluster, user: string, args: string[]): RunningWhyPending {
+  assertBuilt();
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${BIN_DIR}${delimiter}${process.env.PATH ?? ''}`, KUBECONFIG: c.kubeconfigFor(user), NO_COLOR: '1' };
+  delete env.WHY_PENDING_DEBUG;
+  const mark = c.audit.mark();
+  const child = spawn(process.env.WHY_PENDING_KUBECTL ?? 'kubectl', ['why-pending', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const ended = new Promise<number | null>((resolvePromise) => child.on('close', (code) => resolvePromise(code)));
+  return {
+    output: () => out,
+    stderr: () => err,
+    ended,
+    kill: () => child.kill(),
+    async waitFor(pattern, timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs;
+      while (!pattern.test(out)) {
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`kubectl why-pending ${args.join(' ')}: no ${String(pattern)} in its output:\n${out}\n${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    audited: async () => requests(await c.audit.settle(c.clientFor(user), user, mark)),
+  };
 }

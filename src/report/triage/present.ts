@@ -1,0 +1,52 @@
+// A triage as documented data (contract.ts, schema/triage.v1.json): the groups, largest first.
+import type { Diagnosis } from '../../engine/diagnosis.js';
+import { formatLabelSelector } from '../../engine/match/labelSelector.js';
+import type { TriageScope } from '../../engine/triage.js';
+import { fixText } from '../../messages/fixes.js';
+import { summarySentence } from '../../messages/summary.js';
+import type { Snapshot } from '../../snapshot/types.js';
+import { toolVersion } from '../../version.js';
+import type { TriageGroupV1, TriagePodV1, TriageV1 } from './contract.js';
+import { groupByCause, ownersOf, type TriageGroup } from './group.js';
+
+/** What the reporters need: the diagnoses and where they came from. */
+export interface TriageResult {
+  scope: TriageScope;
+  source: Snapshot['source'];
+  diagnoses: Diagnosis[];
+}
+
+function podOf(d: Diagnosis): TriagePodV1 {
+  return {
+    pod: { namespace: d.pod.namespace, name: d.pod.name ?? '' },
+    stage: d.stage,
+    ...(d.pod.nodeName ? { nodeName: d.pod.nodeName } : {}),
+    ...(d.pod.nominatedNodeName ? { nominatedNodeName: d.pod.nominatedNodeName } : {}),
+  };
+}
+
+function groupOf(group: TriageGroup): TriageGroupV1 {
+  const first = group.diagnoses[0];
+  return {
+    cause: group.cause,
+    headline: first ? summarySentence(first) : '',
+    count: group.diagnoses.length,
+    owners: ownersOf(group).map(({ owner, pods }) => ({ ...(owner ? { owner: { kind: owner.kind, namespace: owner.namespace, name: owner.name } } : {}), pods })),
+    pods: group.diagnoses.map(podOf),
+    fixes: (first?.fixes ?? []).map((fix) => ({ ...fixText(fix), makesFit: fix.makesFit.length })),
+  };
+}
+
+export function presentTriage(result: TriageResult): TriageV1 {
+  const groups = groupByCause(result.diagnoses).map(groupOf);
+  const selector = formatLabelSelector(result.scope.selector);
+  return {
+    apiVersion: 'whypending/v1',
+    kind: 'Triage',
+    version: toolVersion,
+    source: result.source,
+    scope: { namespace: result.scope.namespace ?? null, ...(selector ? { selector } : {}) },
+    counts: { pending: result.diagnoses.length, groups: groups.length },
+    groups,
+  };
+}

@@ -1,0 +1,96 @@
+// The live read for a triage (no pod name: -n alone, -A, -l): every pending pod of the scope,
+// then, once for all of them, what their diagnoses read: the nodes, every non-terminal pod
+// bound to a node (requests, ports, affinity and spread counts), the events of the scope,
+// the owners, policies, claims and volumes of the namespaces holding pending pods. Per pod
+// reads would be hundreds of requests at incident time; a few paged LISTs are not. GET only.
+import type { V1Pod } from '@kubernetes/client-node';
+import type { TriageScope } from '../../engine/triage.js';
+import { formatLabelSelector } from '../../engine/match/labelSelector.js';
+import { emptyCollections, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
+import { toClusterEvent } from '../dump/objects.js';
+import type { LiveConfig } from './config.js';
+import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
+import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
+import { Transport } from './transport.js';
+import type { ReadLiveOptions } from './fetch.js';
+
+const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
+
+// Read per namespace holding pending pods (or once across all with -A).
+const perNamespace: readonly CollectionName[] = ['replicaSets', 'deployments', 'statefulSets', 'daemonSets', 'jobs', 'cronJobs', 'limitRanges', 'resourceQuotas', 'persistentVolumeClaims', 'podDisruptionBudgets'];
+const clusterWide: readonly CollectionName[] = ['persistentVolumes', 'storageClasses', 'csiNodes', 'priorityClasses'];
+
+export async function readTriageLive(config: LiveConfig, scope: TriageScope, progress: (line: string) => void, options: ReadLiveOptions = {}): Promise<Snapshot> {
+  const transport = new Transport(config, options);
+  options.onTransport?.(transport);
+  const objects = emptyCollections();
+  const gaps: Gap[] = [];
+  const where = scope.namespace === undefined ? 'all namespaces' : `namespace ${scope.namespace}`;
+
+  const list = async <T>(r: Resource, namespace: string | undefined, what: string, query: Record<string, string> = {}): Promise<T[] | undefined> => {
+    try {
+      return await transport.list<T>({ path: pathOf(r, namespace), query, what }, { onPage: (count) => count >= 500 && progress(`${what} (${count} so far)`) });
+    } catch (error) {
+      if (!(error instanceof ApiStatusError)) throw error;
+      if (error.status === 403) gaps.push({ collection: r.collection, cause: 'forbidden', permission: { verb: 'list', resource: rbacName(r), scope: scopeOf(r, namespace) } });
+      else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
+      return undefined;
+    }
+  };
+  const fill = async (collection: Exclude<CollectionName, 'events' | 'pods'>, namespace: string | undefined): Promise<void> => {
+    const r = resources[collection];
+    const items = await list<never>(r, r.namespaced ? namespace : undefined, `listing ${rbacName(r)} in ${r.namespaced && namespace !== undefined ? `namespace ${namespace}` : 'the cluster'}`);
+    if (items) (objects[collection] as unknown[]).push(...items);
+  };
+
+  try {
+    // 1. The pending pods: the targets. Refused, there is nothing to triage: say which permission.
+    const what = `listing pending pods in ${where}`;
+    progress(what);
+    const query: Record<string, string> = { fieldSelector: 'status.phase=Pending' };
+    const labelSelector = formatLabelSelector(scope.selector);
+    if (labelSelector) query['labelSelector'] = labelSelector;
+    let pending: V1Pod[];
+    try {
+      pending = await transport.list<V1Pod>({ path: pathOf(resources.pods, scope.namespace), query, what });
+    } catch (error) {
+      if (error instanceof ApiStatusError && error.status === 403) throw forbiddenTarget(error, { verb: 'list', resource: 'pods', scope: scopeOf(resources.pods, scope.namespace) });
+      if (error instanceof ApiStatusError) throw unexpectedStatus(error);
+      throw error;
+    }
+    objects.pods.push(...pending);
+    if (pending.length === 0) return done();
+
+    // 2. Once for all of them.
+    const namespaces = scope.namespace === undefined ? [undefined] : [...new Set(pending.map((p) => p.metadata?.namespace ?? 'default'))];
+    progress(`${pending.length} pending pod${pending.length === 1 ? '' : 's'}: reading nodes, bound pods, events, owners and policies once for all`);
+    const seen = new Set(pending.map((p) => p.metadata?.uid ?? `${p.metadata?.namespace}/${p.metadata?.name}`));
+    await Promise.all([
+      list<never>(resources.nodes, undefined, 'listing nodes').then((items) => void objects.nodes.push(...(items ?? []))),
+      list<V1Pod>(resources.pods, undefined, 'listing pods bound to nodes', { fieldSelector: `spec.nodeName!=,${nonTerminal}` }).then((items) => {
+        for (const pod of items ?? []) if (!seen.has(pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`)) objects.pods.push(pod);
+      }),
+      ...namespaces.map((ns) =>
+        list<Record<string, unknown>>(resources.events, ns, `listing events in ${ns === undefined ? 'all namespaces' : `namespace ${ns}`}`).then((items) => {
+          for (const item of items ?? []) {
+            try {
+              objects.events.push(toClusterEvent(item, 'events'));
+            } catch {
+              // An event without involvedObject says nothing about anything.
+            }
+          }
+        }),
+      ),
+      ...namespaces.flatMap((ns) => perNamespace.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, ns))),
+      ...clusterWide.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, undefined)),
+    ]);
+    return done();
+  } finally {
+    transport.close();
+  }
+
+  function done(): Snapshot {
+    progress(`read ${transport.sent.length} request${transport.sent.length === 1 ? '' : 's'}`);
+    return { source: { kind: 'live', description: config.describe }, objects, gaps };
+  }
+}

@@ -1,0 +1,104 @@
+// Waiting for something to change, with WATCH requests only (read-only like every other
+// request): the pod (or the scope's pods), their events, and the nodes. `mark()` takes each
+// collection's resourceVersion with a one-item LIST before the snapshot is read, and `changed()`
+// watches from there, so a change made while reading is not missed; it returns at the first
+// event of any of them. The caller then reads and diagnoses again.
+import type { LiveConfig } from './config.js';
+import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
+import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
+import { Transport } from './transport.js';
+
+/** What to watch: collections at a path, narrowed by field selectors. */
+export interface WatchTarget {
+  /** The namespace of the pods and events, or undefined for every namespace. */
+  namespace: string | undefined;
+  /** One pod's name; undefined: every pod of the namespace. */
+  pod?: string;
+}
+
+interface Watched {
+  resource: Resource;
+  namespace: string | undefined;
+  path: string;
+  what: string;
+  fieldSelector?: string;
+}
+
+export type Marks = string[];
+
+function watchedOf(target: WatchTarget): Watched[] {
+  const named = target.pod !== undefined ? `metadata.name=${target.pod}` : undefined;
+  const about = target.pod !== undefined ? `involvedObject.name=${target.pod}` : undefined;
+  return [
+    { resource: resources.pods, namespace: target.namespace, path: pathOf(resources.pods, target.namespace), what: 'watching pods', ...(named ? { fieldSelector: named } : {}) },
+    { resource: resources.events, namespace: target.namespace, path: pathOf(resources.events, target.namespace), what: 'watching events', ...(about ? { fieldSelector: about } : {}) },
+    { resource: resources.nodes, namespace: undefined, path: pathOf(resources.nodes), what: 'watching nodes' },
+  ];
+}
+
+export interface Watcher {
+  /** The resourceVersion of each watched collection, now. */
+  mark(): Promise<Marks>;
+  /** Resolves at the first change after `marks` (the kind and name of what changed). */
+  changed(marks: Marks): Promise<string>;
+  close(): void;
+}
+
+export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
+  const transport = new Transport(config, { concurrency: 4 });
+  const watched = watchedOf(target);
+  // A watch the server ends after this long, to be opened again; shorter than a request timeout.
+  const seconds = config.requestTimeoutMs > 0 ? Math.max(1, Math.floor(config.requestTimeoutMs / 1000) - 1) : 60;
+  return {
+    async mark() {
+      return Promise.all(
+        watched.map(async (w) => {
+          const list = (await transport.get({ path: w.path, query: { limit: 1, ...(w.fieldSelector ? { fieldSelector: w.fieldSelector } : {}) }, what: w.what.replace('watching', 'listing') })) as { metadata?: { resourceVersion?: string } };
+          return list.metadata?.resourceVersion ?? '';
+        }),
+      );
+    },
+    async changed(marks) {
+      // Its own connections, closed once one watch has seen a change: the others end with them.
+      const watching = new Transport(config, { concurrency: watched.length, tries: 1 });
+      const controller = { done: false };
+      const one = async (w: Watched, resourceVersion: string): Promise<string> => {
+        let rv = resourceVersion;
+        for (;;) {
+          let seen: string | undefined;
+          try {
+            await watching.get({
+            path: w.path,
+            what: w.what,
+            query: { watch: 1, resourceVersion: rv, timeoutSeconds: seconds, allowWatchBookmarks: 'true', ...(w.fieldSelector ? { fieldSelector: w.fieldSelector } : {}) },
+            onLine: (line) => {
+              const event = JSON.parse(line) as { type?: string; object?: { kind?: string; metadata?: { name?: string; resourceVersion?: string } } };
+              if (event.type === 'BOOKMARK') {
+                rv = event.object?.metadata?.resourceVersion ?? rv;
+                return false;
+              }
+              seen = `${event.object?.kind ?? 'object'} ${event.object?.metadata?.name ?? ''}`.trim();
+              return true;
+            },
+            });
+          } catch (error) {
+            // 410 Gone: the mark is too old to watch from; read everything again.
+            if (error instanceof ApiStatusError && error.status === 410) return 'history expired';
+            // Without watch, --watch cannot work: say which permission to ask for.
+            if (error instanceof ApiStatusError && error.status === 403) throw forbiddenTarget(error, { verb: 'watch', resource: rbacName(w.resource), scope: scopeOf(w.resource, w.namespace) });
+            if (error instanceof ApiStatusError) throw unexpectedStatus(error);
+            throw error;
+          }
+          if (seen !== undefined || controller.done) return seen ?? '';
+        }
+      };
+      try {
+        return await Promise.race(watched.map((w, i) => one(w, marks[i] ?? '')));
+      } finally {
+        controller.done = true;
+        watching.close();
+      }
+    },
+    close: () => transport.close(),
+  };
+}
