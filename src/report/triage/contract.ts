@@ -39,7 +39,7 @@ export interface TriageGroupV1 {
   count: number;
   owners: TriageOwnerV1[];
   pods: TriagePodV1[];
-  /** The confirmed fixes for the group's first pod (same cause, same fix). */
+  /** The first pod's confirmed fixes that hold for the whole group (node changes; pod-spec changes when one owner has every pod). */
   fixes: TriageFixV1[];
 }
 

@@ -2,6 +2,7 @@
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import type { TriageScope } from '../../engine/triage.js';
+import type { Fix } from '../../engine/fixes/index.js';
 import { fixText } from '../../messages/fixes.js';
 import { summarySentence } from '../../messages/summary.js';
 import type { Snapshot } from '../../snapshot/types.js';
@@ -25,6 +26,24 @@ function podOf(d: Diagnosis): TriagePodV1 {
   };
 }
 
+/** The top owner of a pod, as `Kind/namespace/name`; a pod with none is its own. */
+function topOwner(d: Diagnosis): string {
+  const top = d.pod.owners[d.pod.owners.length - 1];
+  return top ? `${top.kind}/${top.namespace}/${top.name}` : `Pod/${d.pod.namespace}/${d.pod.name ?? ''}`;
+}
+
+/**
+ * The first pod's fixes that hold for its whole group: a change to nodes (label, uncordon,
+ * preemption) does; a change to a pod spec only when every pod of the group has the same
+ * top owner, whose template the change edits.
+ */
+function groupFixes(group: TriageGroup): Fix[] {
+  const first = group.diagnoses[0];
+  if (!first) return [];
+  const oneOwner = group.diagnoses.every((d) => topOwner(d) === topOwner(first));
+  return first.fixes.filter((fix) => oneOwner || !fix.spec);
+}
+
 function groupOf(group: TriageGroup): TriageGroupV1 {
   const first = group.diagnoses[0];
   return {
@@ -33,7 +52,7 @@ function groupOf(group: TriageGroup): TriageGroupV1 {
     count: group.diagnoses.length,
     owners: ownersOf(group).map(({ owner, pods }) => ({ ...(owner ? { owner: { kind: owner.kind, namespace: owner.namespace, name: owner.name } } : {}), pods })),
     pods: group.diagnoses.map(podOf),
-    fixes: (first?.fixes ?? []).map((fix) => ({ ...fixText(fix), makesFit: fix.makesFit.length })),
+    fixes: groupFixes(group).map((fix) => ({ ...fixText(fix), makesFit: fix.makesFit.length })),
   };
 }
 
