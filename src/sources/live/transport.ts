@@ -67,6 +67,35 @@ interface ListPage {
   metadata?: { continue?: string };
 }
 
+interface PageRead {
+  page: Promise<ListPage>;
+  /** The continue token of this page, as soon as it is known (undefined: the last page). */
+  next: Promise<string | undefined>;
+  /** Whether this page was asked for with a continue token. */
+  continued: boolean;
+}
+
+/** How much of a list's start is searched for its continue token. */
+const headBytes = 16_384;
+
+/**
+ * The continue token in the start of a list's JSON, which the apiserver writes before the items
+ * (`{"kind":..,"apiVersion":..,"metadata":{..,"continue":".."},"items":[`): the token; for
+ * the last page, undefined; null when the start does not say (then the whole page is waited for).
+ */
+export function continueInHead(head: string): string | undefined | null {
+  const items = head.indexOf('"items"');
+  if (items < 0) return null;
+  const match = /"metadata":(\{[^{}]*\})/.exec(head.slice(0, items));
+  if (!match?.[1]) return null;
+  try {
+    const metadata = JSON.parse(match[1]) as { continue?: unknown };
+    return typeof metadata.continue === 'string' && metadata.continue !== '' ? metadata.continue : undefined;
+  } catch {
+    return null;
+  }
+}
+
 interface Answer {
   status: number;
   statusText: string;
@@ -214,35 +243,70 @@ export class Transport {
     return this.request('GET', request);
   }
 
+  /** GET, waiting for the warm-up like `request`; `onHead` sees the start of a 2xx body. */
+  private async attemptsAfterWarmUp(request: GetRequest, onHead: (head: string) => void): Promise<unknown> {
+    if (this.warmUp === undefined) return this.request('GET', request);
+    await this.warmUp;
+    return this.attempts(request, onHead);
+  }
+
   /**
-   * A paged LIST: `limit` + `continue` until the server says there is no more. `keep` filters
-   * page by page, so that what is not needed is not held. managedFields are dropped.
+   * A paged LIST: `limit` + `continue` until the server says there is no more. The next page is
+   * asked for as soon as its continue token is known (it comes first in a list, before the
+   * items), so the server serves it while this page is still arriving and being parsed. `keep`
+   * filters and `reduce` cuts each item, page by page, so that what is not needed is not held.
+   * managedFields are dropped.
    */
-  async list<T>(request: GetRequest, options: { keep?: (item: T) => boolean; onPage?: (count: number) => void } = {}): Promise<T[]> {
+  async list<T>(request: GetRequest, options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void } = {}): Promise<T[]> {
     const out: T[] = [];
     const absorb = (page: ListPage) => {
       for (const item of page.items ?? []) {
         const metadata = (item as { metadata?: Record<string, unknown> }).metadata;
         if (metadata) delete metadata['managedFields'];
-        if (!options.keep || options.keep(item as T)) out.push(item as T);
+        if (options.keep && !options.keep(item as T)) continue;
+        out.push(options.reduce ? options.reduce(item as T) : (item as T));
       }
       options.onPage?.(out.length);
     };
-    let next: string | undefined;
+    const fetchPage = (token: string | undefined): PageRead => {
+      let announce: (next: string | undefined) => void = () => undefined;
+      const next = new Promise<string | undefined>((resolve) => (announce = resolve));
+      const query = { ...request.query, limit: this.options.pageSize, ...(token ? { continue: token } : {}) };
+      const page = this.attemptsAfterWarmUp({ ...request, query }, (head) => {
+        const found = continueInHead(head);
+        if (found !== null) announce(found);
+      }).then(
+        (body) => {
+          const read = body as ListPage;
+          announce(read.metadata?.continue || undefined);
+          return read;
+        },
+        (error: unknown) => {
+          announce(undefined);
+          throw error;
+        },
+      );
+      return { page, next, continued: token !== undefined };
+    };
+    let current = fetchPage(undefined);
     for (;;) {
+      const upcoming = current.next.then((token) => (token ? fetchPage(token) : undefined));
       let page: ListPage;
       try {
-        page = (await this.get({ ...request, query: { ...request.query, limit: this.options.pageSize, ...(next ? { continue: next } : {}) } })) as ListPage;
+        page = await current.page;
       } catch (error) {
+        // A page asked for early is not waited for when this one failed.
+        void upcoming.then((read) => read?.page.catch(() => undefined));
         // The continue token expired (410): like client-go's pager, read the rest in one LIST.
-        if (!(error instanceof ApiStatusError && error.status === 410 && next)) throw error;
+        if (!(error instanceof ApiStatusError && error.status === 410 && current.continued)) throw error;
         out.length = 0;
         absorb((await this.get(request)) as ListPage);
         return out;
       }
       absorb(page);
-      next = page.metadata?.continue || undefined;
-      if (!next) return out;
+      const following = await upcoming;
+      if (!following) return out;
+      current = following;
     }
   }
 
@@ -253,14 +317,14 @@ export class Transport {
     this.agents.clear();
   }
 
-  private async attempts(request: GetRequest): Promise<unknown> {
+  private async attempts(request: GetRequest, onHead?: (head: string) => void): Promise<unknown> {
     const ctx = this.faultContext(request.what);
     const { tries, backoffMs, maxWaitMs } = this.options;
     for (let attempt = 1; ; attempt++) {
       const backoff = Math.min(maxWaitMs, backoffMs * 2 ** (attempt - 1));
       let answer: Answer;
       try {
-        answer = await this.limiter.run(() => this.exchange(request));
+        answer = await this.limiter.run(() => this.exchange(request, onHead));
       } catch (error) {
         if (isDroppedConnection(error) && attempt < tries) {
           await this.options.sleep(backoff);
@@ -345,7 +409,7 @@ export class Transport {
   }
 
   /** One HTTP exchange, with its timeouts. */
-  private async exchange(request: GetRequest): Promise<Answer> {
+  private async exchange(request: GetRequest, onHead?: (head: string) => void): Promise<Answer> {
     if (this.closed) throw new Error(`${request.what}: the connection to the API server was closed`);
     const { headers: authHeaders, agent } = await this.credentials();
     const query = new URLSearchParams();
@@ -418,7 +482,16 @@ export class Transport {
         record.status = res.statusCode ?? 0;
         const stream = /\bgzip\b/i.test(String(res.headers['content-encoding'] ?? '')) ? res.pipe(createGunzip()) : res;
         const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let head = onHead && record.status >= 200 && record.status < 300 ? '' : undefined;
+        stream.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          if (head === undefined || !onHead) return;
+          head += chunk.toString('utf8', 0, Math.min(chunk.length, headBytes));
+          if (head.includes('"items"') || head.length >= headBytes) {
+            onHead(head);
+            head = undefined;
+          }
+        });
         stream.on('end', () => {
           finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
         });
