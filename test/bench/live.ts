@@ -30,6 +30,10 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     'no-write': { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '48' },
+    /** Writes a CPU profile of each why-pending run into this directory (node --cpu-prof). */
+    profile: { type: 'string' },
+    /** Only these cases, e.g. `de`. */
+    cases: { type: 'string' },
   },
 });
 const nodes = Number(args.nodes);
@@ -106,7 +110,7 @@ try {
 
   const perNode = Math.floor(pods / nodes);
   if (pods % nodes !== 0) say(`note: ${pods} pods over ${nodes} nodes is uneven; case (d) asks for just above the least-loaded node's free cpu`);
-  const cases = benchCases(freeCpuMillis(perNode));
+  const cases = benchCases(freeCpuMillis(perNode)).filter((k) => !args.cases || args.cases.includes(k.id));
   const taintedCount = Array.from({ length: nodes }, (_, i) => i).filter(tainted).length;
   const candidateCount = Array.from({ length: nodes }, (_, i) => i).filter((i) => i % candidateStride(nodes) === 0 && !tainted(i)).length;
   for (const k of cases) await c.api.post(`/api/v1/namespaces/${BENCH_NAMESPACE}/pods`, k.pod);
@@ -126,7 +130,7 @@ try {
   const runCase = async (k: BenchCase): Promise<CaseRun> => {
     const name = (k.pod['metadata'] as { name: string }).name;
     const mark = c.audit.mark();
-    const m = await measure(node, [cli, name, '-n', BENCH_NAMESPACE, '-o', 'json'], env, true);
+    const m = await measure(node, [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : []), cli, name, '-n', BENCH_NAMESPACE, '-o', 'json'], env, true);
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
     const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null } };
     const expected = k.byFirstPlugin({ nodes, tainted: taintedCount, candidates: candidateCount });

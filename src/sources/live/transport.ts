@@ -28,6 +28,7 @@ import {
   type FaultContext,
 } from './errors.js';
 import { Limiter } from './limit.js';
+import { withoutManagedFields } from './managed-fields.js';
 import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
 
 export interface TransportOptions {
@@ -54,6 +55,8 @@ export interface GetRequest {
   /** What this request is for, in words: "listing nodes". Starts every error message. */
   what: string;
   accept?: string;
+  /** A page of a LIST: its managedFields are cut out before it is parsed (managed-fields.ts). */
+  dropManagedFields?: boolean;
 }
 
 export interface SentRequest {
@@ -110,6 +113,14 @@ interface Credentials {
 
 const userAgent = 'kubectl-why-pending (nodejs)';
 const defaults = { connectTimeoutMs: 10_000, tries: 4, backoffMs: 500, maxWaitMs: 10_000, concurrency: 8, pageSize: 500 };
+
+function ok(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+function bodyText(bytes: Buffer, dropManagedFields: boolean): string {
+  return (dropManagedFields ? withoutManagedFields(bytes) : bytes).toString('utf8');
+}
 
 function sleepFor(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -272,7 +283,7 @@ export class Transport {
       let announce: (next: string | undefined) => void = () => undefined;
       const next = new Promise<string | undefined>((resolve) => (announce = resolve));
       const query = { ...request.query, limit: this.options.pageSize, ...(token ? { continue: token } : {}) };
-      const page = this.attemptsAfterWarmUp({ ...request, query }, (head) => {
+      const page = this.attemptsAfterWarmUp({ ...request, query, dropManagedFields: true }, (head) => {
         const found = continueInHead(head);
         if (found !== null) announce(found);
       }).then(
@@ -300,7 +311,7 @@ export class Transport {
         // The continue token expired (410): like client-go's pager, read the rest in one LIST.
         if (!(error instanceof ApiStatusError && error.status === 410 && current.continued)) throw error;
         out.length = 0;
-        absorb((await this.get(request)) as ListPage);
+        absorb((await this.get({ ...request, dropManagedFields: true })) as ListPage);
         return out;
       }
       absorb(page);
@@ -493,7 +504,7 @@ export class Transport {
           }
         });
         stream.on('end', () => {
-          finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+          finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: bodyText(Buffer.concat(chunks), request.dropManagedFields === true && ok(res.statusCode)) });
         });
         stream.on('error', (error) => finish(error));
         res.on('aborted', () => finish(Object.assign(new Error('the response was cut short'), { code: 'ECONNRESET' })));
