@@ -74,6 +74,13 @@ function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepSt
   });
 }
 
+const rawWords: Record<string, string> = {
+  rawPagedList: 'raw paged LIST of every pod (JSON, limit 500, gzip, one page after another)',
+  rawPagedListRv0: 'the same with resourceVersion=0 (watch cache)',
+  rawPagedListProtobuf: 'the same in protobuf',
+  rawByNamespace4: 'the same by namespace, 4 namespaces at a time',
+};
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** A pod LIST that reads more than one node's pods (the paged read of every pod, or a selector's). */
@@ -125,7 +132,16 @@ try {
   const admin = c.users.get('why-pending-admin');
   const adminToken = admin?.token ?? '';
   const results = new Map<string, CaseRun[]>();
-  const refs = { kubectlGetNodes: [] as Measured[], rawPagedList: [] as (Measured & { pages: number; bytes: number })[] };
+  type RawRead = Measured & { pages: number; bytes: number };
+  // The raw reads: the reference (one paged JSON LIST), and the other ways of reading every pod
+  // the issue asks to weigh: from the watch cache (resourceVersion=0), protobuf, and by namespace.
+  const rawReads: Record<string, string[]> = {
+    rawPagedList: [],
+    rawPagedListRv0: ['--rv0'],
+    rawPagedListProtobuf: ['--protobuf'],
+    rawByNamespace4: ['--width', '4', ...[...TEAM_NAMESPACES, BENCH_NAMESPACE].map((ns) => `/api/v1/namespaces/${ns}/pods`)],
+  };
+  const refs = { kubectlGetNodes: [] as Measured[], ...Object.fromEntries(Object.keys(rawReads).map((k) => [k, [] as RawRead[]])) } as { kubectlGetNodes: Measured[] } & Record<string, RawRead[]>;
 
   const runCase = async (k: BenchCase): Promise<CaseRun> => {
     const name = (k.pod['metadata'] as { name: string }).name;
@@ -160,10 +176,14 @@ try {
     }
     const nodesRef = await measure('kubectl', [`--kubeconfig=${c.kubeconfig}`, 'get', 'nodes', '-o', 'json'], process.env, false);
     refs.kubectlGetNodes.push(nodesRef);
-    const raw = await measure(node, [path.join(import.meta.dirname, 'live', 'raw-list.ts'), c.server, adminToken, c.caFile], process.env, true);
-    const rawOut = JSON.parse(raw.stdout) as { pages: number; bytes: number; seconds: number };
-    refs.rawPagedList.push({ ...raw, pages: rawOut.pages, bytes: rawOut.bytes });
-    say(`  kubectl get nodes -o json ${nodesRef.wallSeconds.toFixed(2)} s, ${nodesRef.maxRssMB.toFixed(0)} MB; raw paged LIST ${raw.wallSeconds.toFixed(2)} s (${rawOut.pages} pages, ${(rawOut.bytes / 1e6).toFixed(0)} MB)`);
+    say(`  kubectl get nodes -o json ${nodesRef.wallSeconds.toFixed(2)} s, ${nodesRef.maxRssMB.toFixed(0)} MB`);
+    for (const [key, flags] of Object.entries(rawReads)) {
+      const [pathFlags, paths] = [flags.filter((f) => !f.startsWith('/')), flags.filter((f) => f.startsWith('/'))];
+      const raw = await measure(node, [path.join(import.meta.dirname, 'live', 'raw-list.ts'), ...pathFlags, c.server, adminToken, c.caFile, ...paths], process.env, true);
+      const rawOut = JSON.parse(raw.stdout) as { pages: number; bytes: number; seconds: number };
+      refs[key]?.push({ ...raw, pages: rawOut.pages, bytes: rawOut.bytes });
+      say(`  ${key} ${raw.wallSeconds.toFixed(2)} s (${rawOut.pages} pages, ${(rawOut.bytes / 1e6).toFixed(0)} MB)`);
+    }
   }
 
   const summary = {
@@ -176,9 +196,14 @@ try {
         return [k.id, { title: k.title, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {} }];
       }),
     ),
-    references: {
+    references: <Record<string, { wallSeconds: number; maxRssMB: number; pages?: number; megabytes?: number }> & { kubectlGetNodes: { wallSeconds: number; maxRssMB: number } }>{
       kubectlGetNodes: { wallSeconds: median(refs.kubectlGetNodes.map((x) => x.wallSeconds)), maxRssMB: median(refs.kubectlGetNodes.map((x) => x.maxRssMB)) },
-      rawPagedList: { wallSeconds: median(refs.rawPagedList.map((x) => x.wallSeconds)), maxRssMB: median(refs.rawPagedList.map((x) => x.maxRssMB)), pages: refs.rawPagedList[0]?.pages ?? 0, megabytes: Math.round((refs.rawPagedList[0]?.bytes ?? 0) / 1e6) },
+      ...Object.fromEntries(
+        Object.keys(rawReads).map((key) => {
+          const rs = refs[key] ?? [];
+          return [key, { wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), pages: rs[0]?.pages ?? 0, megabytes: Math.round((rs[0]?.bytes ?? 0) / 1e6) }];
+        }),
+      ),
     },
   };
   const table = [
@@ -186,7 +211,10 @@ try {
     '|---|---|---|---|---|---|',
     ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} |`),
     `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | |`,
-    `| reference: raw paged LIST of every pod (limit 500, gzip, ${summary.references.rawPagedList.pages} pages, ${summary.references.rawPagedList.megabytes} MB) | ${summary.references.rawPagedList.wallSeconds.toFixed(2)} s | ${summary.references.rawPagedList.maxRssMB.toFixed(0)} MB | | | |`,
+    ...Object.entries(rawWords).map(([key, words]) => {
+      const r = summary.references[key];
+      return r ? `| reference: ${words} (${r.pages ?? 0} pages, ${r.megabytes ?? 0} MB received) | ${r.wallSeconds.toFixed(2)} s | ${r.maxRssMB.toFixed(0)} MB | | | |` : '';
+    }),
   ].join('\n');
   console.log(table);
   for (const [id, k] of Object.entries(summary.cases)) console.log(`(${id}) requests: ${JSON.stringify(k.byKind)}`);

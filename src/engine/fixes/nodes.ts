@@ -5,9 +5,17 @@ import type { Judgement } from '../judge.js';
 import type { NodeFacts } from '../model.js';
 import type { PluginName } from '../plugins.js';
 
+// Every generator asks, and again for each second change: worked out once per judgement.
+const failingOf = new WeakMap<Judgement, NodeVerdict[]>();
+
 export function failing(judgement: Judgement): NodeVerdict[] {
   if (judgement.preFilter.length > 0) return [];
-  return judgement.nodes.filter((n) => n.verdict === 'fails' && n.unchecked.length === 0);
+  let found = failingOf.get(judgement);
+  if (!found) {
+    found = judgement.nodes.filter((n) => n.verdict === 'fails' && n.unchecked.length === 0);
+    failingOf.set(judgement, found);
+  }
+  return found;
 }
 
 /** Failing nodes whose every reason is one of `plugins`: the ones a change of that kind alone could free. */

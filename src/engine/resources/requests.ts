@@ -80,11 +80,15 @@ function plainTotal(pod: V1Pod): ResourceList | undefined {
   if (statuses.some((s) => s.allocatedResources || s.resources?.requests)) return undefined;
   const total: ResourceList = {};
   for (const container of spec.containers ?? []) {
-    const requests = container.resources?.requests ?? {};
-    const limits = container.resources?.limits ?? {};
-    for (const [resource, quantity] of Object.entries(requests)) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
-    for (const [resource, quantity] of Object.entries(limits)) {
-      if (!Object.hasOwn(requests, resource)) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
+    const requests = container.resources?.requests;
+    const limits = container.resources?.limits;
+    for (const resource in requests) {
+      const quantity = requests[resource];
+      if (quantity !== undefined) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
+    }
+    for (const resource in limits) {
+      const quantity = limits[resource];
+      if (quantity !== undefined && !(requests && Object.hasOwn(requests, resource))) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
     }
   }
   return total;

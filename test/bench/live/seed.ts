@@ -9,15 +9,15 @@ const enc = encodeURIComponent;
 export const NODE_CPU_MILLIS = 16_000;
 /** cpu requests of the pods on each node, one of each per node (millicores). */
 const POD_CPU_MILLIS = [250, 500, 750, 1000, 1250, 1500, 250, 500, 750, 1000];
-export const POOLS = ['general', 'compute', 'memory', 'batch'];
-export const ZONES = ['zone-a', 'zone-b', 'zone-c', 'zone-d'];
+const POOLS = ['general', 'compute', 'memory', 'batch'];
+const ZONES = ['zone-a', 'zone-b', 'zone-c', 'zone-d'];
 export const TEAM_NAMESPACES = Array.from({ length: 20 }, (_, i) => `team-${String(i).padStart(2, '0')}`);
 /** One pod per node carries this label: case (e)'s anti-affinity matches a pod on every node. */
 export const EVERY_NODE_LABEL = { key: 'bench/on-every-node', value: 'yes' };
 /** Nodes with this label are the candidates of case (b). */
 export const CANDIDATE_LABEL = 'bench/candidate';
 
-export function nodeName(i: number): string {
+function nodeName(i: number): string {
   return `node-${String(i).padStart(5, '0')}`;
 }
 
