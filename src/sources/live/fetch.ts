@@ -216,6 +216,7 @@ class LiveReader {
     query: Record<string, string> = {},
     keep?: (item: T) => boolean,
     reduce?: (item: T) => T,
+    dropArrays?: readonly string[],
   ): Promise<T[] | undefined> {
     const items = await this.guarded(r, 'list', namespace, what, () =>
       this.transport.list<T>(
@@ -223,6 +224,7 @@ class LiveReader {
         {
           ...(keep ? { keep } : {}),
           ...(reduce ? { reduce } : {}),
+          ...(dropArrays ? { dropArrays } : {}),
           onPage: (count) => {
             if (count >= 500) this.progress(`${what} (${count} so far)`);
           },
@@ -446,7 +448,7 @@ class LiveReader {
   }
 
   private listNodes(): Promise<void> {
-    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode).then(() => undefined);
+    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode, ['images']).then(() => undefined);
     return this.nodesListed;
   }
 

@@ -28,7 +28,7 @@ import {
   type FaultContext,
 } from './errors.js';
 import { Limiter } from './limit.js';
-import { withoutManagedFields } from './managed-fields.js';
+import { withoutArrayMembers } from './unread-members.js';
 import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
 
 export interface TransportOptions {
@@ -55,8 +55,8 @@ export interface GetRequest {
   /** What this request is for, in words: "listing nodes". Starts every error message. */
   what: string;
   accept?: string;
-  /** A page of a LIST: its managedFields are cut out before it is parsed (managed-fields.ts). */
-  dropManagedFields?: boolean;
+  /** Array members cut out of a 2xx body before it is parsed (unread-members.ts), e.g. managedFields. */
+  dropArrays?: readonly string[];
 }
 
 export interface SentRequest {
@@ -118,8 +118,8 @@ function ok(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
-function bodyText(bytes: Buffer, dropManagedFields: boolean): string {
-  return (dropManagedFields ? withoutManagedFields(bytes) : bytes).toString('utf8');
+function bodyText(bytes: Buffer, dropArrays: readonly string[]): string {
+  return (dropArrays.length > 0 ? withoutArrayMembers(bytes, dropArrays) : bytes).toString('utf8');
 }
 
 function sleepFor(ms: number): Promise<void> {
@@ -266,9 +266,12 @@ export class Transport {
    * asked for as soon as its continue token is known (it comes first in a list, before the
    * items), so the server serves it while this page is still arriving and being parsed. `keep`
    * filters and `reduce` cuts each item, page by page, so that what is not needed is not held.
-   * managedFields are dropped.
+   * managedFields (and the `dropArrays` members) are cut from the page's bytes before it is parsed.
    */
-  async list<T>(request: GetRequest, options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void } = {}): Promise<T[]> {
+  async list<T>(
+    request: GetRequest,
+    options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void; dropArrays?: readonly string[] } = {},
+  ): Promise<T[]> {
     const out: T[] = [];
     const absorb = (page: ListPage) => {
       for (const item of page.items ?? []) {
@@ -279,11 +282,12 @@ export class Transport {
       }
       options.onPage?.(out.length);
     };
+    const dropArrays = ['managedFields', ...(options.dropArrays ?? [])];
     const fetchPage = (token: string | undefined): PageRead => {
       let announce: (next: string | undefined) => void = () => undefined;
       const next = new Promise<string | undefined>((resolve) => (announce = resolve));
       const query = { ...request.query, limit: this.options.pageSize, ...(token ? { continue: token } : {}) };
-      const page = this.attemptsAfterWarmUp({ ...request, query, dropManagedFields: true }, (head) => {
+      const page = this.attemptsAfterWarmUp({ ...request, query, dropArrays }, (head) => {
         const found = continueInHead(head);
         if (found !== null) announce(found);
       }).then(
@@ -311,7 +315,7 @@ export class Transport {
         // The continue token expired (410): like client-go's pager, read the rest in one LIST.
         if (!(error instanceof ApiStatusError && error.status === 410 && current.continued)) throw error;
         out.length = 0;
-        absorb((await this.get({ ...request, dropManagedFields: true })) as ListPage);
+        absorb((await this.get({ ...request, dropArrays })) as ListPage);
         return out;
       }
       absorb(page);
@@ -504,7 +508,7 @@ export class Transport {
           }
         });
         stream.on('end', () => {
-          finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: bodyText(Buffer.concat(chunks), request.dropManagedFields === true && ok(res.statusCode)) });
+          finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: bodyText(Buffer.concat(chunks), ok(res.statusCode) ? (request.dropArrays ?? []) : []) });
         });
         stream.on('error', (error) => finish(error));
         res.on('aborted', () => finish(Object.assign(new Error('the response was cut short'), { code: 'ECONNRESET' })));

@@ -1,7 +1,9 @@
 // managedFields cut out of a list page's bytes before parsing: the page parses to the same
 // objects as parsing it whole and deleting them.
 import { describe, expect, it } from 'vitest';
-import { withoutManagedFields } from '../../../src/sources/live/managed-fields.js';
+import { withoutArrayMembers } from '../../../src/sources/live/unread-members.js';
+
+const withoutManagedFields = (bytes: Buffer) => withoutArrayMembers(bytes, ['managedFields']);
 
 const managed = [
   { manager: 'kubectl', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"main"}': { '.': {}, 'f:image': {} } } } } },
@@ -16,7 +18,7 @@ function parsedWithout(value: object): unknown {
   return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'managedFields' ? undefined : v));
 }
 
-describe('withoutManagedFields', () => {
+describe('withoutArrayMembers', () => {
   it('parses to the page without managedFields, wherever the member is in metadata', () => {
     const list = page([
       { metadata: { name: 'last', uid: '1', managedFields: managed }, spec: { nodeName: 'n1' } },
@@ -39,5 +41,11 @@ describe('withoutManagedFields', () => {
   it('keeps multi-byte text intact', () => {
     const list = page([{ metadata: { name: 'é', labels: { zone: '東京' }, managedFields: managed } }]);
     expect(JSON.parse(withoutManagedFields(Buffer.from(JSON.stringify(list))).toString('utf8'))).toEqual(parsedWithout(list));
+  });
+
+  it("cuts a node's image list, and nothing else of it", () => {
+    const node = { metadata: { name: 'n1' }, status: { allocatable: { cpu: '4' }, images: [{ names: ['a:1', 'b@sha256:0'], sizeBytes: 1 }], nodeInfo: { osImage: 'x' } } };
+    const cut = withoutArrayMembers(Buffer.from(JSON.stringify(node)), ['managedFields', 'images']);
+    expect(JSON.parse(cut.toString('utf8'))).toEqual({ metadata: { name: 'n1' }, status: { allocatable: { cpu: '4' }, nodeInfo: { osImage: 'x' } } });
   });
 });
