@@ -222,20 +222,29 @@ try {
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
   if (!args['no-write']) {
     const m = summary.machine;
-    const doc = [
-      '# Benchmarks',
-      '',
-      'Written by `npm run bench:live -- --nodes N --pods M` (test/bench/live.ts); do not edit by hand.',
-      '',
+    const run = [
+      '<!-- bench:live start: written by `npm run bench:live`; the text outside these marks is kept -->',
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
-      `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
+      `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
       'Each case runs `kubectl why-pending <pod> -n bench -o json` as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler).',
-      'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included).',
+      'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
       table,
       '',
+      ...Object.entries(summary.cases).map(([id, k]) => `- (${id}) requests: ${Object.entries(k.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`),
+      '<!-- bench:live end -->',
     ].join('\n');
-    writeFileSync(path.join(repo, 'BENCHMARKS.md'), doc);
+    const file = path.join(repo, 'BENCHMARKS.md');
+    let doc = `# Benchmarks\n\n${run}\n`;
+    try {
+      const old = readFileSync(file, 'utf8');
+      const start = old.indexOf('<!-- bench:live start');
+      const end = old.indexOf('<!-- bench:live end -->');
+      if (start >= 0 && end > start) doc = `${old.slice(0, start)}${run}${old.slice(end + '<!-- bench:live end -->'.length)}`;
+    } catch {
+      // No BENCHMARKS.md yet: the run alone.
+    }
+    writeFileSync(file, doc);
     say('wrote BENCHMARKS.md');
   }
 } finally {
