@@ -78,6 +78,12 @@ interface PageRead {
   continued: boolean;
 }
 
+/**
+ * Output chunk of gunzip: a page of 500 pods inflates to about 6 MB, which zlib's default of
+ * 16 KB hands over in hundreds of callbacks (a tenth of a large read's time, profiled).
+ */
+const gunzipChunkBytes = 1 << 20;
+
 /** How much of a list's start is searched for its continue token. */
 const headBytes = 16_384;
 
@@ -495,7 +501,7 @@ export class Transport {
       req.on('response', (res) => {
         connected();
         record.status = res.statusCode ?? 0;
-        const stream = /\bgzip\b/i.test(String(res.headers['content-encoding'] ?? '')) ? res.pipe(createGunzip()) : res;
+        const stream = /\bgzip\b/i.test(String(res.headers['content-encoding'] ?? '')) ? res.pipe(createGunzip({ chunkSize: gunzipChunkBytes })) : res;
         const chunks: Buffer[] = [];
         let head = onHead && record.status >= 200 && record.status < 300 ? '' : undefined;
         stream.on('data', (chunk: Buffer) => {

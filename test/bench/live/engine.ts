@@ -7,6 +7,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { ApiClient } from '../../e2e/harness/api.js';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import { ruleSet } from '../../../src/plugins.js';
+import { present } from '../../../src/report/present.js';
 import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 import { emptyCollections, type Snapshot } from '../../../src/snapshot/types.js';
 import { BENCH_NAMESPACE, benchCases } from './cases.js';
@@ -64,7 +65,11 @@ for (const k of benchCases(freeCpuMillis(Math.floor(pods / nodes))).filter((c) =
     const out = diagnose(ruleSet, snapshot, { namespace: BENCH_NAMESPACE, name: (target.metadata?.name ?? '') });
     samples.push(performance.now() - t0);
     if (out.kind !== 'diagnosis') throw new Error('not found');
-    if (r === 0) console.log(`(${k.id}) ${JSON.stringify(out.diagnosis.counts.byFirstPlugin)} fixes ${out.diagnosis.fixes.length}`);
+    if (r === 0) {
+      const t1 = performance.now();
+      const json = JSON.stringify(present(out.diagnosis), null, 2);
+      console.log(`(${k.id}) ${JSON.stringify(out.diagnosis.counts.byFirstPlugin)} fixes ${out.diagnosis.fixes.length}; -o json ${(json.length / 1e6).toFixed(1)} MB in ${(performance.now() - t1).toFixed(0)} ms`);
+    }
   }
   samples.sort((a, b) => a - b);
   console.log(`(${k.id}) diagnose median ${samples[Math.floor(samples.length / 2)]?.toFixed(0)} ms (min ${samples[0]?.toFixed(0)}, max ${samples[samples.length - 1]?.toFixed(0)})`);
