@@ -7,8 +7,10 @@
 // - Neighbour pods (never the pod being diagnosed, which is read apart, whole): containers keep
 //   what the filters count (name, resources, ports, restartPolicy, resizePolicy); container
 //   statuses keep what a resize in progress counts (name, allocatedResources, resources).
-//   env, commands, probes, images, mounts and the like go.
-import type { V1Container, V1ContainerStatus, V1Node, V1Pod } from '@kubernetes/client-node';
+//   env, commands, probes, images, mounts and the like go; so do volumes that no volume filter
+//   counts (configMap, secret, projected, emptyDir, downwardAPI: never a disk, a claim or an
+//   attachable volume), and the pod's DNS, service account and security settings.
+import type { V1Container, V1ContainerStatus, V1Node, V1Pod, V1Volume } from '@kubernetes/client-node';
 
 function compactContainer(container: V1Container): V1Container {
   const { name, resources, ports, restartPolicy, resizePolicy } = container;
@@ -26,10 +28,19 @@ function compactStatus(status: V1ContainerStatus): V1ContainerStatus {
   return { name, ...(allocatedResources ? { allocatedResources } : {}), ...(resources ? { resources } : {}) } as V1ContainerStatus;
 }
 
+const unreadSpecFields = ['securityContext', 'dnsPolicy', 'dnsConfig', 'serviceAccountName', 'serviceAccount', 'automountServiceAccountToken', 'enableServiceLinks', 'imagePullSecrets', 'hostname', 'subdomain'] as const;
+const uncountedVolumeSources = new Set(['name', 'configMap', 'secret', 'projected', 'emptyDir', 'downwardAPI']);
+
+function counted(volume: V1Volume): boolean {
+  return Object.keys(volume).some((key) => !uncountedVolumeSources.has(key));
+}
+
 /** A pod on another node, as the filters read it. Changes `pod` in place and returns it. */
 export function compactNeighbour(pod: V1Pod): V1Pod {
   const spec = pod.spec;
   if (spec) {
+    for (const field of unreadSpecFields) delete spec[field];
+    if (spec.volumes) spec.volumes = spec.volumes.filter(counted);
     spec.containers = (spec.containers ?? []).map(compactContainer);
     if (spec.initContainers) spec.initContainers = spec.initContainers.map(compactContainer);
     delete spec.ephemeralContainers; // never counted by the scheduler

@@ -24,7 +24,15 @@ function neighbour(): V1Pod {
           volumeMounts: [{ name: 'data', mountPath: '/data' }],
         },
       ],
-      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }],
+      volumes: [
+        { name: 'data', persistentVolumeClaim: { claimName: 'data' } },
+        { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } },
+        { name: 'disk', gcePersistentDisk: { pdName: 'pd-1' } },
+        { name: 'config', configMap: { name: 'web' } },
+      ],
+      serviceAccountName: 'web',
+      securityContext: { runAsUser: 1000 },
+      terminationGracePeriodSeconds: 45,
       tolerations: [{ key: 'k', operator: 'Exists' }],
     },
     status: {
@@ -44,7 +52,8 @@ describe('compactNeighbour', () => {
     expect(compact.spec?.initContainers?.[0]?.restartPolicy).toBe('Always');
     expect(compact.metadata).toEqual(whole.metadata);
     expect(compact.spec?.affinity).toEqual(whole.spec?.affinity);
-    expect(compact.spec?.volumes).toEqual(whole.spec?.volumes);
+    expect(compact.spec?.volumes).toEqual(whole.spec?.volumes?.filter((v) => v.persistentVolumeClaim || v.gcePersistentDisk));
+    expect(compact.spec?.terminationGracePeriodSeconds).toBe(45); // a victim's grace, in the preemption story
     expect(compact.spec?.tolerations).toEqual(whole.spec?.tolerations);
     expect(compact.spec?.priority).toBe(10);
     expect(compact.status?.phase).toBe('Running');
@@ -56,6 +65,8 @@ describe('compactNeighbour', () => {
     for (const field of ['env', 'command', 'image', 'readinessProbe', 'volumeMounts']) expect(main[field]).toBeUndefined();
     expect(compact.status?.containerStatuses).toEqual([{ name: 'main', allocatedResources: { cpu: '2' } }]);
     expect(compact.status?.podIPs).toBeUndefined();
+    expect(compact.spec?.serviceAccountName).toBeUndefined();
+    expect(compact.spec?.securityContext).toBeUndefined();
   });
 });
 
