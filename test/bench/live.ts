@@ -19,7 +19,7 @@ import { candidateStride, ensureNamespace, freeCpuMillis, pool, seedNode, seedPo
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const node = path.join(repo, 'node_modules', 'node', 'bin', 'node');
-const cli = path.join(repo, 'dist', 'cli', 'main.js');
+
 const benchUser = 'bench';
 
 const { values: args } = parseArgs({
@@ -32,10 +32,13 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '48' },
     /** Writes a CPU profile of each why-pending run into this directory (node --cpu-prof). */
     profile: { type: 'string' },
+    /** Another build's dist/cli/main.js to time instead (a before/after comparison); implies --no-write. */
+    cli: { type: 'string' },
     /** Only these cases, e.g. `de`. */
     cases: { type: 'string' },
   },
 });
+const cli = args.cli ? path.resolve(args.cli) : path.join(repo, 'dist', 'cli', 'main.js');
 const nodes = Number(args.nodes);
 const pods = Number(args.pods);
 const runs = Number(args.runs);
@@ -220,7 +223,7 @@ try {
   console.log(table);
   for (const [id, k] of Object.entries(summary.cases)) console.log(`(${id}) requests: ${JSON.stringify(k.byKind)}`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
-  if (!args['no-write']) {
+  if (!args['no-write'] && !args.cli) {
     const m = summary.machine;
     const run = [
       '<!-- bench:live start: written by `npm run bench:live`; the text outside these marks is kept -->',
