@@ -9,6 +9,10 @@ export default {
     'src/cli/main.ts',
     // Spawned by test/bench/run.ts as a child process of its own.
     'test/bench/read-dump-child.ts',
+    // test/bench/live.ts (bench:live) spawns raw-list.ts (plain node) for its reference
+    // reads; engine.ts is run by hand (the engine alone on the same cluster).
+    'test/bench/live/raw-list.ts',
+    'test/bench/live/engine.ts',
     // Run by hand with tsx to capture a scenario (README, Development).
     'test/e2e/harness/capture.ts',
     'test/e2e/harness/to-scenario.ts',

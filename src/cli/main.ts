@@ -3,8 +3,14 @@
 // both static imports here are dependency-free. Shell completion (`__complete`, `completion
 // bash|zsh|fish`) is routed before the diagnosis is loaded: it runs at every <TAB>. No
 // top-level await, so that the release bundles this file as the single executable's CommonJS.
+import module from 'node:module';
 import { exitCodes } from './exit-codes.js';
 import { checkNodeVersion } from './node-version.js';
+
+// Node keeps the compiled code of the modules it loads on disk (os.tmpdir()), so that later
+// runs skip compiling them: most of start-up is compiling @kubernetes/client-node, of which a
+// live read uses little (BENCHMARKS.md). Best effort: a read-only disk only means no cache.
+module.enableCompileCache?.();
 
 const tooOld = checkNodeVersion(process.version);
 const [command, ...rest] = process.argv.slice(2);

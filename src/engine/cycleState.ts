@@ -1,11 +1,29 @@
 // The scheduler computes a pod's PreFilter state once per scheduling cycle and reads it in every
 // Filter call; rules here do the same, keyed by the rule context of one diagnosis.
+//
+// A diagnosis also replays fixes, each on a patched copy of the context (fixes/patch.ts) that
+// keeps every untouched node's facts as they were. A state that depends only on some inputs
+// (the pod's labels and terms, the nodes' facts) names them with `inputs`: a context whose
+// inputs are the same values (===, element by element) reuses the state, instead of walking
+// 50,000 pods again for every replay.
 import type { RuleContext } from './model.js';
 
-export function oncePerCycle<T>(compute: (ctx: RuleContext) => T): (ctx: RuleContext) => T {
+const reusedStates = 4;
+
+export function oncePerCycle<T>(compute: (ctx: RuleContext) => T, inputs?: (ctx: RuleContext) => readonly unknown[]): (ctx: RuleContext) => T {
   const cache = new WeakMap<RuleContext, T>();
+  const recent: { inputs: readonly unknown[]; state: T }[] = [];
+  const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   return (ctx) => {
-    if (!cache.has(ctx)) cache.set(ctx, compute(ctx));
-    return cache.get(ctx) as T;
+    if (cache.has(ctx)) return cache.get(ctx) as T;
+    const key = inputs?.(ctx);
+    const reused = key ? recent.find((r) => same(r.inputs, key)) : undefined;
+    const state = reused ? reused.state : compute(ctx);
+    if (key && !reused) {
+      recent.unshift({ inputs: key, state });
+      recent.length = Math.min(recent.length, reusedStates);
+    }
+    cache.set(ctx, state);
+    return state;
   };
 }

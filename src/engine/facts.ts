@@ -6,7 +6,7 @@ import type { Snapshot } from '../snapshot/types.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
 import { QuantityError } from './quantity/index.js';
 import { addInto, toResourceList } from './resources/amounts.js';
-import { podRequests } from './resources/requests.js';
+import { podRequestTotal, podRequests } from './resources/requests.js';
 
 function isTerminal(pod: V1Pod): boolean {
   const phase = pod.status?.phase;
@@ -22,11 +22,12 @@ export function podKey(pod: V1Pod): string {
 }
 
 // A quantity that does not parse is the input's fault: say which object holds it.
-function reading<T>(where: QuantityPlace, compute: () => T): T {
+// `where` is a function: it is only worked out for an error, not for each of 50,000 pods.
+function reading<T>(where: () => QuantityPlace, compute: () => T): T {
   try {
     return compute();
   } catch (error) {
-    if (error instanceof QuantityError) throw new UnreadableQuantity(where, error);
+    if (error instanceof QuantityError) throw new UnreadableQuantity(where(), error);
     throw error;
   }
 }
@@ -36,13 +37,13 @@ export function podFacts(pod: V1Pod): PodFacts {
     pod,
     namespace: pod.metadata?.namespace ?? 'default',
     name: pod.metadata?.name ?? '',
-    requests: reading({ kind: 'Pod', name: podKey(pod), field: 'resources' }, () => podRequests(pod)),
+    requests: reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequests(pod)),
   };
 }
 
 export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
   const requested = {};
-  for (const pod of boundPods) addInto(requested, reading({ kind: 'Pod', name: podKey(pod), field: 'resources' }, () => podRequests(pod).total));
+  for (const pod of boundPods) addInto(requested, reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequestTotal(pod)));
   const name = node.metadata?.name ?? '';
   return {
     node,
@@ -50,7 +51,7 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
     labels: node.metadata?.labels ?? {},
     pods: boundPods,
     requested,
-    allocatable: reading({ kind: 'Node', name, field: 'status.allocatable' }, () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
+    allocatable: reading(() => ({ kind: 'Node', name, field: 'status.allocatable' }), () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
   };
 }
 

@@ -1,7 +1,7 @@
 // The effective request, as component-helpers PodRequests computes it (cases after its
 // helpers_test.go: init containers, sidecars, overhead, pod-level resources).
 import { describe, expect, it } from 'vitest';
-import { podRequests } from '../../src/engine/resources/requests.js';
+import { podRequestTotal, podRequests } from '../../src/engine/resources/requests.js';
 import { pod } from '../support/builders.js';
 
 const Gi = 1024n ** 3n;
@@ -80,6 +80,13 @@ const cases = [
 describe('podRequests', () => {
   it.each(cases)('$name', ({ pod: builder, total }) => {
     expect(podRequests(builder.obj()).total).toEqual(total);
+  });
+
+  // The total of a pod already on a node takes a shorter way for plain pods: same answer.
+  it.each(cases)('podRequestTotal: $name', ({ pod: builder, total }) => {
+    const obj = builder.obj();
+    expect(podRequestTotal(obj)).toEqual(total);
+    expect(Object.keys(podRequestTotal(obj))).toEqual(Object.keys(podRequests(obj).total));
   });
 
   it('says which requests were copied from limits and which a LimitRange set', () => {

@@ -2,7 +2,7 @@
 // which pass every other filter. A term left with no expression would match nothing (an empty
 // term matches no node), so such a relaxation is not proposed.
 import { evaluateTerm } from '../match/nodeSelector.js';
-import { failingOnlyOn } from './nodes.js';
+import { failingOnlyOn, nodeNamed } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
 export function proposeRelaxedTerms(input: FixInput): Candidate[] {
@@ -11,7 +11,7 @@ export function proposeRelaxedTerms(input: FixInput): Candidate[] {
   const byChange = new Map<string, Candidate>();
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
     if (!verdict.reasons.every((r) => r.detail.kind === 'requiredAffinityMismatch')) continue;
-    const node = input.ctx.nodes.find((n) => n.name === verdict.name);
+    const node = nodeNamed(input.ctx.nodes, verdict.name);
     if (!node) continue;
     // The term this node misses by the fewest expressions.
     const options = terms.flatMap((term, index) => {

@@ -91,7 +91,8 @@ function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidat
   const next: FixInput = { rules, ctx: alone.ctx, judgement: alone.judgement };
   for (const second of propose(next, perKindSecond)) {
     const changes = [...candidate.changes, ...second.changes];
-    const nodes = second.nodes.filter((n) => candidate.nodes.includes(n));
+    const ofCandidate = new Set(candidate.nodes);
+    const nodes = second.nodes.filter((n) => ofCandidate.has(n));
     const both = replay(rules, ctx, changes, nodes);
     for (const node of both.podsUnread) podsUnread.add(node);
     if (both.fits.length > 0) return { changes, result: both };

@@ -6,7 +6,7 @@ import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/
 import type { NodeFacts } from '../model.js';
 import { matchesNodeRequirement } from '../match/nodeSelector.js';
 import { isLabelKey, isLabelValue } from './labelSyntax.js';
-import { failingOnlyOn } from './nodes.js';
+import { failingOnlyOn, nodeNamed } from './nodes.js';
 import { near } from './selector.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
@@ -74,7 +74,7 @@ export function proposeLabels(input: FixInput): Candidate[] {
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
     // A PreFilter narrowing by node name is not a label.
     if (verdict.reasons.some((r) => r.detail.kind === 'outsidePreFilterNodes')) continue;
-    const node = input.ctx.nodes.find((n) => n.name === verdict.name);
+    const node = nodeNamed(input.ctx.nodes, verdict.name);
     const labelling = node ? labellingFor(input, node) : undefined;
     if (!labelling || size(labelling) === 0) continue;
     const key = JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]);

@@ -105,6 +105,22 @@ export function podWith(pod: V1Pod, changes: readonly Change[]): V1Pod {
   return copy;
 }
 
+/**
+ * `pods` with the target replaced by its patched self. The target is found by identity first
+ * (the context's pod is the snapshot's object), by key only when that fails: comparing keys of
+ * 50,000 pods in every replay is most of a replay's cost.
+ */
+function withTarget(pods: readonly V1Pod[], target: V1Pod, targetKey: string, patched: V1Pod): V1Pod[] {
+  if (patched === target) return [...pods];
+  const at = pods.indexOf(target);
+  if (at >= 0) {
+    const out = [...pods];
+    out[at] = patched;
+    return out;
+  }
+  return pods.map((p) => (podKey(p) === targetKey ? patched : p));
+}
+
 /** The rule context as it would be with `changes` made; the original is left untouched. */
 export function patchedContext(ctx: RuleContext, changes: readonly Change[]): RuleContext {
   const pod = podWith(ctx.pod.pod, changes);
@@ -125,12 +141,12 @@ export function patchedContext(ctx: RuleContext, changes: readonly Change[]): Ru
     objects: {
       ...objects,
       nodes: objects.nodes.map((n) => patchedNodes.get(n.metadata?.name ?? '') ?? n),
-      pods: objects.pods.filter((p) => !removed.has(podKey(p))).map((p) => (podKey(p) === targetKey ? pod : p)),
+      pods: withTarget(removed.size > 0 ? objects.pods.filter((p) => !removed.has(podKey(p))) : objects.pods, ctx.pod.pod, targetKey, pod),
     },
   };
   const nodes = ctx.nodes.map((facts) => {
     const patched = patchedNodes.get(facts.name);
-    const loses = facts.pods.some((p) => removed.has(podKey(p)));
+    const loses = removed.size > 0 && facts.pods.some((p) => removed.has(podKey(p)));
     if (!patched && !loses) return facts;
     return nodeFacts(patched ?? facts.node, facts.pods.filter((p) => !removed.has(podKey(p))));
   });

@@ -11,7 +11,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { podKey } from '../facts.js';
 import { toTime } from '../../snapshot/types.js';
 import { violatingPods, type BudgetRef } from '../story/preemption.js';
-import { failing } from './nodes.js';
+import { failing, nodeNamed } from './nodes.js';
 import { replay } from './replay.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
@@ -44,7 +44,7 @@ export function proposePreemptions({ rules, ctx, judgement }: FixInput): Candida
   for (const verdict of failing(judgement)) {
     if (out.length >= maxNodes) break;
     if (!verdict.reasons.every((r) => r.code === 'Unschedulable')) continue;
-    const node = ctx.nodes.find((n) => n.name === verdict.name);
+    const node = nodeNamed(ctx.nodes, verdict.name);
     const lower = (node?.pods ?? []).filter((p) => priorityOf(p) < priority).sort(moreImportantFirst);
     if (!node || lower.length === 0 || lower.length > maxVictimsReplayed) continue;
     const violating = violatingPods(lower, ctx.snapshot.objects.podDisruptionBudgets);

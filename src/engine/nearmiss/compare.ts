@@ -232,7 +232,22 @@ export function normalizationForm(wanted: string, actual: string): 'NFC' | 'NFKC
   return undefined;
 }
 
+// At 5,000 nodes the same few label and taint values are compared on every node (and again when
+// fixes are replayed): each pair is aligned once. A diff is data nobody changes, so it is shared.
+const diffs = new Map<string, TextDiff>();
+const diffsKept = 20_000;
+
 export function compareText(wanted: string, actual: string): TextDiff {
+  const key = `${wanted}\u0000${actual}`;
+  const known = diffs.get(key);
+  if (known) return known;
+  const diff = compareUncached(wanted, actual);
+  if (diffs.size >= diffsKept) diffs.clear();
+  diffs.set(key, diff);
+  return diff;
+}
+
+function compareUncached(wanted: string, actual: string): TextDiff {
   const ops = align(withEdges([...wanted]), withEdges([...actual]));
   let kinds = classifyOps(ops).flatMap((o) => o.kinds);
   // `é` vs `e` + U+0301 aligns as a change plus an extra mark; both are "other" column by

@@ -3,7 +3,18 @@
 // almost certainly the intended one, so it must beat every candidate with a real typo.
 import { classifyOps, compareText, type TextDiff } from './compare.js';
 
+// Scores by diff: compareText hands out one diff per pair of strings, so a pair is scored once.
+const scores = new WeakMap<TextDiff, number>();
+
 function scoreOf(diff: TextDiff, a: string, b: string): number {
+  const known = scores.get(diff);
+  if (known !== undefined) return known;
+  const score = scoreUncached(diff, a, b);
+  scores.set(diff, score);
+  return score;
+}
+
+function scoreUncached(diff: TextDiff, a: string, b: string): number {
   if (diff.equal) return 1;
   const cosmetic = !diff.kinds.includes('other');
   let distance = 0;

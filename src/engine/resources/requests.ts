@@ -4,7 +4,7 @@
 //   container plus the sidecars started before it; the larger wins, resource by resource;
 //   pod-level requests (spec.resources) replace cpu and memory; spec.overhead is added.
 import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { addInto, maxOf, sum, toResourceList, type ResourceList } from './amounts.js';
+import { addInto, amountOf, maxOf, sum, toResourceList, type ResourceList } from './amounts.js';
 import { requestOrigins, type RequestOrigin } from './origins.js';
 
 export type { ResourceList } from './amounts.js';
@@ -49,6 +49,52 @@ function statusOf(pod: V1Pod, name: string): V1ContainerStatus | undefined {
 }
 
 export function podRequests(pod: V1Pod): PodRequests {
+  return { ...requestParts(pod), origins: requestOrigins(pod) };
+}
+
+// A node's requested total sums every pod on it, and a diagnosis builds node facts again for
+// each fix it replays: each pod's total is worked out once. Pods are never changed once read
+// (a fix patches a copy), so the pod object is the key. A pod that does not parse is not kept.
+const totals = new WeakMap<V1Pod, ResourceList>();
+
+/** What the scheduler counts for a pod already on a node: its total, without where it comes from. Not to be changed. */
+export function podRequestTotal(pod: V1Pod): ResourceList {
+  let total = totals.get(pod);
+  if (!total) {
+    total = plainTotal(pod) ?? requestParts(pod).total;
+    totals.set(pod, total);
+  }
+  return total;
+}
+
+/**
+ * The total of the common pod, straight into one list: containers only (no init containers,
+ * pod-level resources or overhead), no resize in progress. Then the total is the containers'
+ * requests, each missing request taken from its limit, as requestParts works it out; undefined
+ * for any other pod.
+ */
+function plainTotal(pod: V1Pod): ResourceList | undefined {
+  const spec = pod.spec;
+  if (!spec || (spec.initContainers?.length ?? 0) > 0 || spec.resources || spec.overhead) return undefined;
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  if (statuses.some((s) => s.allocatedResources || s.resources?.requests)) return undefined;
+  const total: ResourceList = {};
+  for (const container of spec.containers ?? []) {
+    const requests = container.resources?.requests;
+    const limits = container.resources?.limits;
+    for (const resource in requests) {
+      const quantity = requests[resource];
+      if (quantity !== undefined) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
+    }
+    for (const resource in limits) {
+      const quantity = limits[resource];
+      if (quantity !== undefined && !(requests && Object.hasOwn(requests, resource))) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
+    }
+  }
+  return total;
+}
+
+function requestParts(pod: V1Pod): Omit<PodRequests, 'origins'> {
   const spec = pod.spec;
   const requestsOf = (container: V1Container) => containerRequests(container, statusOf(pod, container.name));
   const containers = sum(...(spec?.containers ?? []).map(requestsOf));
@@ -69,11 +115,7 @@ export function podRequests(pod: V1Pod): PodRequests {
   for (const [resource, amount] of Object.entries(podLevel)) total[resource] = amount;
   const overhead = toResourceList(spec?.overhead);
   total = sum(total, overhead);
-  return {
-    total,
-    parts: { containers, sidecars, initPeak, podLevel, overhead },
-    origins: requestOrigins(pod),
-  };
+  return { total, parts: { containers, sidecars, initPeak, podLevel, overhead } };
 }
 
 function podLevelRequests(pod: V1Pod): ResourceList {

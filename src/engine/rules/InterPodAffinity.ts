@@ -220,7 +220,11 @@ function computeState(ctx: RuleContext): AffinityState {
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
 }
 
-const stateFor = oncePerCycle(computeState);
+// What computeState reads: the incoming pod's namespace, labels and terms, and each node's facts.
+const stateFor = oncePerCycle(computeState, (ctx) => [
+  JSON.stringify([ctx.pod.pod.metadata?.namespace ?? 'default', ctx.pod.pod.metadata?.labels ?? {}, ctx.pod.pod.spec?.affinity ?? {}]),
+  ...ctx.nodes,
+]);
 
 function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
   return [...map]

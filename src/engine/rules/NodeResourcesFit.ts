@@ -2,7 +2,7 @@
 // its non-terminal pods request, resource by resource (noderesources/fit.go fitsRequest).
 // A request larger than the whole allocatable cannot be helped by preemption.
 import type { FilterRule, NodeFacts, PodFacts, RuleReason } from '../model.js';
-import { podRequests } from '../resources/requests.js';
+import { podRequestTotal } from '../resources/requests.js';
 
 export interface InsufficientResourceDetail {
   kind: 'insufficientResource';
@@ -73,7 +73,7 @@ function isScalar(resource: string): boolean {
 /** Who holds a scalar resource on the node: what the reader must move to free a GPU. */
 function holdersOf(node: NodeFacts, resource: string): { holders: ResourceHolder[]; holderCount: number } {
   const all = node.pods
-    .map((pod): ResourceHolder => ({ namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', amount: podRequests(pod).total[resource] ?? 0n }))
+    .map((pod): ResourceHolder => ({ namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', amount: podRequestTotal(pod)[resource] ?? 0n }))
     .filter((h) => h.amount > 0n)
     .sort((a, b) => (a.amount === b.amount ? `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`) : a.amount > b.amount ? -1 : 1));
   return { holders: all.slice(0, holdersShown), holderCount: all.length };

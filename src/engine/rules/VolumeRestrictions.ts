@@ -58,6 +58,7 @@ function analyzeUncached(ctx: RuleContext): Analysis {
   }
   // The scheduler's snapshot counts a claim as used when a pod bound to a known node mounts it.
   const uses = rwop.map((claim): ReadWriteOncePodUse => ({ claim, usedBy: [] }));
+  if (uses.length === 0) return { state: 'ready', readWriteOncePod: [] };
   for (const node of ctx.nodes) {
     for (const other of node.pods) {
       if ((other.metadata?.namespace ?? 'default') !== pod.namespace) continue;

@@ -27,6 +27,7 @@ import { emptyCollections, type CollectionName, type Collections, type Gap, type
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
+import { compactNeighbour, compactNode } from './compact.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
@@ -41,12 +42,15 @@ export interface LiveQuery {
 }
 
 export interface ReadLiveOptions extends TransportOptions {
-  /** Up to this many candidate nodes (or named objects), one read each; above, one paged LIST. Default 50. */
+  /** Up to this many candidate nodes (or named objects), one read each; above, one paged LIST. Default 100. */
   perObjectReadsUpTo?: number;
   /** Receives the Transport once made, e.g. to count requests. */
   onTransport?: (transport: Transport) => void;
 }
 
+// One read per node costs a request each, in parallel within the limiter; a paged read of every
+// pod costs them all. 100 per-node reads take about what the node list takes (BENCHMARKS.md).
+const perObjectReadsDefault = 100;
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 // Read together (podVolumes) when a rule needs any of them for the pod.
 const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'];
@@ -215,12 +219,16 @@ class LiveReader {
     what: string,
     query: Record<string, string> = {},
     keep?: (item: T) => boolean,
+    reduce?: (item: T) => T,
+    dropArrays?: readonly string[],
   ): Promise<T[] | undefined> {
     const items = await this.guarded(r, 'list', namespace, what, () =>
       this.transport.list<T>(
         { path: pathOf(r, namespace), query, what },
         {
           ...(keep ? { keep } : {}),
+          ...(reduce ? { reduce } : {}),
+          ...(dropArrays ? { dropArrays } : {}),
           onPage: (count) => {
             if (count >= 500) this.progress(`${what} (${count} so far)`);
           },
@@ -446,7 +454,7 @@ class LiveReader {
   }
 
   private listNodes(): Promise<void> {
-    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes').then(() => undefined);
+    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode, ['images']).then(() => undefined);
     return this.nodesListed;
   }
 
@@ -511,7 +519,7 @@ class LiveReader {
     const exclusive = claimNamesOf(pod).filter((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name)?.spec?.accessModes?.includes('ReadWriteOncePod'));
     if (exclusive.length > 0) {
       const uses = (p: V1Pod) => podClaimRefs(p).some((ref) => exclusive.includes(ref.claim));
-      reads.push(this.listOf<V1Pod>(resources.pods, ns, `listing pods in namespace ${ns} that use its ReadWriteOncePod claims`, { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, uses));
+      reads.push(this.listOf<V1Pod>(resources.pods, ns, `listing pods in namespace ${ns} that use its ReadWriteOncePod claims`, { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, uses, compactNeighbour));
     }
     if (names.length === 0) {
       this.progress(this.objects.nodes.length === 0 ? 'no node could be read: no pod list needed' : 'every node fails on node objects alone: no pod list needed');
@@ -530,7 +538,7 @@ class LiveReader {
       this.progress(`listing every non-terminal pod (${names.length} candidate nodes)`);
       const candidates = new Set(names);
       const keep = (p: V1Pod) => candidates.has(p.spec?.nodeName ?? '') || hasRequiredAntiAffinity(p) || inSelection(p, selections);
-      reads.push(this.listOf<V1Pod>(resources.pods, undefined, 'listing pods', { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, keep));
+      reads.push(this.listOf<V1Pod>(resources.pods, undefined, 'listing pods', { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, keep, compactNeighbour));
     }
     await Promise.all(reads);
     await this.neighbourVolumes(pod, names);
@@ -541,7 +549,7 @@ class LiveReader {
     if (this.podsForbiddenClusterWide) return;
     const r = resources.pods;
     const what = `listing pods on node ${node}`;
-    await this.listOf<V1Pod>(r, undefined, what, { fieldSelector: `spec.nodeName=${escapeField(node)},${nonTerminal}` });
+    await this.listOf<V1Pod>(r, undefined, what, { fieldSelector: `spec.nodeName=${escapeField(node)},${nonTerminal}` }, undefined, compactNeighbour);
     if (this.gaps.some((g) => g.collection === 'pods' && g.cause === 'forbidden' && g.permission.scope === 'cluster')) this.podsForbiddenClusterWide = true;
   }
 
@@ -550,7 +558,7 @@ class LiveReader {
     await this.listOf<V1Pod>(resources.pods, selection.namespace, `listing pods matching "${selection.labelSelector}" in ${where}`, {
       labelSelector: selection.labelSelector,
       fieldSelector: `spec.nodeName!=,${nonTerminal}`,
-    });
+    }, undefined, compactNeighbour);
   }
 
   /** NodeVolumeLimits counts the volumes of pods already on a node: their claims and PVs. */
@@ -578,7 +586,7 @@ export async function readLive(config: LiveConfig, query: LiveQuery, progress?: 
   const transport = new Transport(config, options);
   options.onTransport?.(transport);
   const say = progress ?? (() => undefined);
-  const reader = new LiveReader(transport, config, say, options.perObjectReadsUpTo ?? 50);
+  const reader = new LiveReader(transport, config, say, options.perObjectReadsUpTo ?? perObjectReadsDefault);
   try {
     await reader.read(query);
     say(`read ${transport.sent.length} request${transport.sent.length === 1 ? '' : 's'}`);
@@ -592,7 +600,7 @@ export async function readLive(config: LiveConfig, query: LiveQuery, progress?: 
 async function readPodsOn(config: LiveConfig, earlier: Snapshot, target: V1Pod, nodes: readonly string[], progress?: (line: string) => void, options: ReadLiveOptions = {}): Promise<Snapshot> {
   const transport = new Transport(config, options);
   options.onTransport?.(transport);
-  const reader = new LiveReader(transport, config, progress ?? (() => undefined), options.perObjectReadsUpTo ?? 50);
+  const reader = new LiveReader(transport, config, progress ?? (() => undefined), options.perObjectReadsUpTo ?? perObjectReadsDefault);
   try {
     reader.resume(earlier);
     await reader.podsOn(target, nodes);

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ClusterError } from '../../../src/errors.js';
 import { loadConfig, type LiveConfig } from '../../../src/sources/live/config.js';
 import { ApiStatusError } from '../../../src/sources/live/errors.js';
-import { Transport, type TransportOptions } from '../../../src/sources/live/transport.js';
+import { continueInHead, Transport, type TransportOptions } from '../../../src/sources/live/transport.js';
 import { configFor, json, list, options, selfSigned, startFakeApiServer, status, type FakeApiServer } from './fake-apiserver.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -98,6 +98,52 @@ describe('paged LISTs', () => {
     const { t } = transport(configFor(server.url));
     const items = await t.list<{ metadata: { name: string } }>({ path: '/api/v1/nodes', what: 'listing nodes' });
     expect(items.map((i) => i.metadata.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('asks for the next page as soon as its continue token has arrived, before the page has ended', async () => {
+    let secondAsked: () => void = () => undefined;
+    const second = new Promise<void>((resolve) => (secondAsked = resolve));
+    const finishedFirstAfterSecond: boolean[] = [];
+    const server = await serve({
+      '/version': { major: '1' },
+      '/api/v1/nodes': (_req, res, seen) => {
+        if (seen.query.get('continue') === 'p2') {
+          secondAsked();
+          return json(res, 200, list([node('b')], 'NodeList'));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":"p2","remainingItemCount":1},"items":[');
+        // The rest of the page only once the next one was asked for (or after 2 s, to fail).
+        const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000));
+        void Promise.race([second.then(() => true), timeout]).then((early) => {
+          finishedFirstAfterSecond.push(early);
+          res.end(`${JSON.stringify(node('a'))}]}`);
+        });
+      },
+    });
+    const { t } = transport(configFor(server.url));
+    await t.get({ path: '/version', what: 'warming up' });
+    const items = await t.list<{ metadata: { name: string } }>({ path: '/api/v1/nodes', what: 'listing nodes' });
+    expect(items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
+    expect(finishedFirstAfterSecond).toEqual([true]);
+  });
+
+  it('reads the continue token from the start of a list, or says it cannot', () => {
+    expect(continueInHead('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"abc=","remainingItemCount":9},"items":[{"metadata":{')).toBe('abc=');
+    expect(continueInHead('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[')).toBeUndefined();
+    expect(continueInHead('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"ab')).toBeNull();
+    // Items first (not what the apiserver writes): the page's end decides.
+    expect(continueInHead('{"items":[],"metadata":{"continue":"x"}}')).toBeNull();
+  });
+
+  it('reduce cuts each kept item as its page arrives', async () => {
+    const server = await serve({ '/api/v1/nodes': list([{ metadata: { name: 'a' }, status: { images: [{ names: ['x'] }] } }]) });
+    const { t } = transport(configFor(server.url));
+    const items = await t.list<{ metadata: { name: string }; status?: { images?: unknown } }>(
+      { path: '/api/v1/nodes', what: 'listing nodes' },
+      { reduce: (n) => ({ metadata: n.metadata }) },
+    );
+    expect(items).toEqual([{ metadata: { name: 'a' } }]);
   });
 
   it('keep filters page by page', async () => {

@@ -1,0 +1,263 @@
+// npm run bench:live -- --nodes N --pods M [--json FILE] [--runs 3] [--no-write]
+// Starts the project's test control plane (test/e2e/harness; binaries built or reused), seeds
+// it through the API, creates the pending pods of cases (a)-(e) (test/bench/live/cases.ts) and
+// waits for the scheduler's verdict, then runs, alternating in the same run, why-pending on each
+// case and the references (`kubectl get nodes -o json`, a raw paged LIST of every pod). Reports
+// medians, peak RSS (/usr/bin/time) and requests by kind (the apiserver's audit log: why-pending
+// runs as an audited user), checks every answer, and writes BENCHMARKS.md. Not part of npm test.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { requests, type AuditEvent } from '../e2e/harness/audit.js';
+import { waitForPodScheduled, waitForServiceAccount } from '../e2e/harness/cluster.js';
+import { startTestCluster } from '../e2e/harness/index.js';
+import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
+import { candidateStride, ensureNamespace, freeCpuMillis, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
+
+const repo = path.resolve(import.meta.dirname, '..', '..');
+const node = path.join(repo, 'node_modules', 'node', 'bin', 'node');
+
+const benchUser = 'bench';
+
+const { values: args } = parseArgs({
+  options: {
+    nodes: { type: 'string', default: '500' },
+    pods: { type: 'string', default: '5000' },
+    json: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    'no-write': { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '48' },
+    /** Writes a CPU profile of each why-pending run into this directory (node --cpu-prof). */
+    profile: { type: 'string' },
+    /** Another build's dist/cli/main.js to time instead (a before/after comparison); implies --no-write. */
+    cli: { type: 'string' },
+    /** Only these cases, e.g. `de`. */
+    cases: { type: 'string' },
+  },
+});
+const cli = args.cli ? path.resolve(args.cli) : path.join(repo, 'dist', 'cli', 'main.js');
+const nodes = Number(args.nodes);
+const pods = Number(args.pods);
+const runs = Number(args.runs);
+const width = Number(args.concurrency);
+if (!(nodes > 0 && pods >= nodes && runs > 0)) throw new Error('usage: --nodes N --pods M (M >= N) [--runs R] [--json FILE]');
+
+const say = (line: string) => process.stderr.write(`[bench:live ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+interface Measured {
+  wallSeconds: number;
+  maxRssMB: number;
+  stdout: string;
+}
+
+/** Runs a child under /usr/bin/time for its peak RSS; stdout kept (or dropped), wall timed here. */
+function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepStdout: boolean): Promise<Measured> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-time-'));
+  const timeFile = path.join(dir, 'time');
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', '%M', '-o', timeFile, command, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => {
+      if (keepStdout) out.push(c);
+    });
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallSeconds = (performance.now() - start) / 1000;
+      const rssKB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+      rmSync(dir, { recursive: true, force: true });
+      if (code !== 0) return reject(new Error(`${command} ${argv.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`));
+      resolve({ wallSeconds, maxRssMB: rssKB / 1024, stdout: Buffer.concat(out).toString('utf8') });
+    });
+  });
+}
+
+const rawWords: Record<string, string> = {
+  rawPagedList: 'raw paged LIST of every pod (JSON, limit 500, gzip, one page after another)',
+  rawPagedListRv0: 'the same with resourceVersion=0 (watch cache), round 1 only',
+  rawPagedListProtobuf: 'the same in protobuf, round 1 only',
+  rawByNamespace4: 'the same by namespace, 4 namespaces at a time, round 1 only',
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** A pod LIST that reads more than one node's pods (the paged read of every pod, or a selector's). */
+function isWidePodList(e: AuditEvent): boolean {
+  if (e.verb !== 'list' || e.objectRef?.resource !== 'pods') return false;
+  const field = new URL(e.requestURI, 'https://x').searchParams.get('fieldSelector') ?? '';
+  return !/(^|,)spec\.nodeName=[^,]/.test(field);
+}
+
+function kindOf(e: AuditEvent): string {
+  const field = new URL(e.requestURI, 'https://x').searchParams.get('fieldSelector') ?? '';
+  const perNode = e.objectRef?.resource === 'pods' && /(^|,)spec\.nodeName=[^,]/.test(field);
+  return `${e.verb} ${e.objectRef?.resource ?? e.requestURI}${perNode ? ' (one node)' : ''}`;
+}
+
+interface CaseRun {
+  wallSeconds: number;
+  maxRssMB: number;
+  podLists: number;
+  requests: number;
+  byKind: Record<string, number>;
+  candidates: number;
+}
+
+const c = await startTestCluster({ users: [{ name: benchUser, groups: ['system:masters'] }], log: say });
+try {
+  const t0 = performance.now();
+  say(`seeding ${nodes} nodes and ${pods} pods, ${width} requests at once`);
+  for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await ensureNamespace(c.api, ns);
+  for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await waitForServiceAccount(c, ns);
+  await pool(nodes, width, (i) => seedNode(c.api, i, nodes), (n) => say(`  ${n} nodes`));
+  await pool(pods, width, (j) => seedPod(c.api, j, nodes), (n) => say(`  ${n} pods`));
+  say(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+  const perNode = Math.floor(pods / nodes);
+  if (pods % nodes !== 0) say(`note: ${pods} pods over ${nodes} nodes is uneven; case (d) asks for just above the least-loaded node's free cpu`);
+  const cases = benchCases(freeCpuMillis(perNode)).filter((k) => !args.cases || args.cases.includes(k.id));
+  const taintedCount = Array.from({ length: nodes }, (_, i) => i).filter(tainted).length;
+  const candidateCount = Array.from({ length: nodes }, (_, i) => i).filter((i) => i % candidateStride(nodes) === 0 && !tainted(i)).length;
+  for (const k of cases) await c.api.post(`/api/v1/namespaces/${BENCH_NAMESPACE}/pods`, k.pod);
+  for (const k of cases) {
+    const { condition } = await waitForPodScheduled(c, BENCH_NAMESPACE, (k.pod['metadata'] as { name: string }).name, 300_000);
+    if (condition.status !== 'False') throw new Error(`case (${k.id}) was scheduled: ${JSON.stringify(condition)}`);
+    say(`case (${k.id}): ${condition.reason}: ${(condition.message ?? '').slice(0, 160)}`);
+  }
+
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: c.kubeconfigFor(benchUser), NO_COLOR: '1' };
+  delete env['WHY_PENDING_DEBUG'];
+  const admin = c.users.get('why-pending-admin');
+  const adminToken = admin?.token ?? '';
+  const results = new Map<string, CaseRun[]>();
+  type RawRead = Measured & { pages: number; bytes: number };
+  // The raw reads: the reference (one paged JSON LIST), and the other ways of reading every pod
+  // the issue asks to weigh: from the watch cache (resourceVersion=0), protobuf, and by namespace.
+  const rawReads: Record<string, string[]> = {
+    rawPagedList: [],
+    rawPagedListRv0: ['--rv0'],
+    rawPagedListProtobuf: ['--protobuf'],
+    rawByNamespace4: ['--width', '4', ...[...TEAM_NAMESPACES, BENCH_NAMESPACE].map((ns) => `/api/v1/namespaces/${ns}/pods`)],
+  };
+  const refs = { kubectlGetNodes: [] as Measured[], ...Object.fromEntries(Object.keys(rawReads).map((k) => [k, [] as RawRead[]])) } as { kubectlGetNodes: Measured[] } & Record<string, RawRead[]>;
+
+  const runCase = async (k: BenchCase): Promise<CaseRun> => {
+    const name = (k.pod['metadata'] as { name: string }).name;
+    const mark = c.audit.mark();
+    const m = await measure(node, [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : []), cli, name, '-n', BENCH_NAMESPACE, '-o', 'json'], env, true);
+    const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
+    const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null } };
+    const expected = k.byFirstPlugin({ nodes, tainted: taintedCount, candidates: candidateCount });
+    const got = Object.fromEntries(Object.entries(json.counts.byFirstPlugin).filter(([, n]) => n > 0));
+    const want = Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0));
+    if (json.counts.nodes !== nodes || json.counts.fitting !== 0 || JSON.stringify(Object.entries(got).sort()) !== JSON.stringify(Object.entries(want).sort())) {
+      throw new Error(`case (${k.id}): wrong answer: ${JSON.stringify(json.counts)}, expected byFirstPlugin ${JSON.stringify(want)}`);
+    }
+    if (json.scheduler.agrees !== true) throw new Error(`case (${k.id}): the diagnosis does not agree with the scheduler's message`);
+    const byKind: Record<string, number> = {};
+    for (const e of events) byKind[kindOf(e)] = (byKind[kindOf(e)] ?? 0) + 1;
+    const perNodeReads = events.filter((e) => e.objectRef?.resource === 'pods' && e.verb === 'list' && !isWidePodList(e)).length;
+    const podLists = events.filter(isWidePodList).length;
+    // Candidates: the nodes whose pods were read one by one, or, after a read of every pod, the
+    // nodes that passed the node-only checks (the ones the diagnosis fails on pods).
+    const nodeOnly = new Set(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity']);
+    const candidates = podLists > 0 ? Object.entries(got).filter(([p]) => !nodeOnly.has(p)).reduce((n, [, v]) => n + v, 0) : perNodeReads;
+    return { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, podLists, requests: events.length, byKind, candidates };
+  };
+
+  for (let r = 1; r <= runs; r++) {
+    say(`round ${r} of ${runs}`);
+    for (const k of cases) {
+      const got = await runCase(k);
+      (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
+      say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates`);
+    }
+    const nodesRef = await measure('kubectl', [`--kubeconfig=${c.kubeconfig}`, 'get', 'nodes', '-o', 'json'], process.env, false);
+    refs.kubectlGetNodes.push(nodesRef);
+    say(`  kubectl get nodes -o json ${nodesRef.wallSeconds.toFixed(2)} s, ${nodesRef.maxRssMB.toFixed(0)} MB`);
+    // The other ways of reading every pod are weighed once (round 1); the reference every round.
+    for (const [key, flags] of Object.entries(rawReads).filter(([k]) => r === 1 || k === 'rawPagedList')) {
+      const [pathFlags, paths] = [flags.filter((f) => !f.startsWith('/')), flags.filter((f) => f.startsWith('/'))];
+      const raw = await measure(node, [path.join(import.meta.dirname, 'live', 'raw-list.ts'), ...pathFlags, c.server, adminToken, c.caFile, ...paths], process.env, true);
+      const rawOut = JSON.parse(raw.stdout) as { pages: number; bytes: number; seconds: number };
+      refs[key]?.push({ ...raw, pages: rawOut.pages, bytes: rawOut.bytes });
+      say(`  ${key} ${raw.wallSeconds.toFixed(2)} s (${rawOut.pages} pages, ${(rawOut.bytes / 1e6).toFixed(0)} MB)`);
+    }
+  }
+
+  const summary = {
+    cluster: { nodes, pods, version: c.version },
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', memoryGB: Math.round(os.totalmem() / 1e9), loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
+    cases: Object.fromEntries(
+      cases.map((k) => {
+        const rs = results.get(k.id) ?? [];
+        const last = rs[rs.length - 1];
+        return [k.id, { title: k.title, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {} }];
+      }),
+    ),
+    references: <Record<string, { wallSeconds: number; maxRssMB: number; pages?: number; megabytes?: number }> & { kubectlGetNodes: { wallSeconds: number; maxRssMB: number } }>{
+      kubectlGetNodes: { wallSeconds: median(refs.kubectlGetNodes.map((x) => x.wallSeconds)), maxRssMB: median(refs.kubectlGetNodes.map((x) => x.maxRssMB)) },
+      ...Object.fromEntries(
+        Object.keys(rawReads).map((key) => {
+          const rs = refs[key] ?? [];
+          return [key, { wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), pages: rs[0]?.pages ?? 0, megabytes: Math.round((rs[0]?.bytes ?? 0) / 1e6), runs: rs.length }];
+        }),
+      ),
+    },
+  };
+  const table = [
+    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates |',
+    '|---|---|---|---|---|---|',
+    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} |`),
+    `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | |`,
+    ...Object.entries(rawWords).map(([key, words]) => {
+      const r = summary.references[key];
+      return r ? `| reference: ${words} (${r.pages ?? 0} pages, ${r.megabytes ?? 0} MB received) | ${r.wallSeconds.toFixed(2)} s | ${r.maxRssMB.toFixed(0)} MB | | | |` : '';
+    }),
+  ].join('\n');
+  console.log(table);
+  for (const [id, k] of Object.entries(summary.cases)) console.log(`(${id}) requests: ${JSON.stringify(k.byKind)}`);
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
+  if (!args['no-write'] && !args.cli) {
+    const m = summary.machine;
+    const run = [
+      '<!-- bench:live start: written by `npm run bench:live`; the text outside these marks is kept -->',
+      `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
+      `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
+      'Each case runs `kubectl why-pending <pod> -n bench -o json` as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler).',
+      'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
+      '',
+      table,
+      '',
+      ...Object.entries(summary.cases).map(([id, k]) => `- (${id}) requests: ${Object.entries(k.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`),
+      '<!-- bench:live end -->',
+    ].join('\n');
+    const file = path.join(repo, 'BENCHMARKS.md');
+    let doc = `# Benchmarks\n\n${run}\n`;
+    try {
+      const old = readFileSync(file, 'utf8');
+      const start = old.indexOf('<!-- bench:live start');
+      const end = old.indexOf('<!-- bench:live end -->');
+      if (start >= 0 && end > start) doc = `${old.slice(0, start)}${run}${old.slice(end + '<!-- bench:live end -->'.length)}`;
+    } catch {
+      // No BENCHMARKS.md yet: the run alone.
+    }
+    writeFileSync(file, doc);
+    say('wrote BENCHMARKS.md');
+  }
+} finally {
+  await c.stop();
+}
+
+function execVersion(): string {
+  try {
+    return readFileSync(path.join(repo, 'node_modules', 'node', 'package.json'), 'utf8').match(/"version":\s*"([^"]+)"/)?.[1] ?? '?';
+  } catch {
+    return '?';
+  }
+}
