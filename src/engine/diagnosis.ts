@@ -4,7 +4,7 @@ import type { ClusterEvent, CollectionName, Gap, SourceNote } from '../snapshot/
 import type { ObjectRef } from './events.js';
 import type { PluginName } from './plugins.js';
 import type { NodeNotChecked, NotEvaluated, Reason } from './model.js';
-import type { PodRequests } from './resources/requests.js';
+import type { PodRequestsWithOrigins } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 import type { AdmissionStory } from './story/admission.js';
 import type { AutoscalerStory } from './story/autoscaler.js';
@@ -179,7 +179,7 @@ export interface Diagnosis {
   stage: Stage;
   stageDetail: StageDetail;
   /** The pod's effective request and how it was made; absent when no Pod object exists. */
-  requests?: PodRequests;
+  requests?: PodRequestsWithOrigins;
   /** Pod-level failures the scheduler finds before looking at nodes (PreFilter). */
   preFilter: Reason[];
   nodes: NodeVerdict[];

@@ -1,6 +1,7 @@
 // The effective request, as component-helpers PodRequests computes it (cases after its
 // helpers_test.go: init containers, sidecars, overhead, pod-level resources).
 import { describe, expect, it } from 'vitest';
+import { requestOrigins } from '../../src/engine/resources/origins.js';
 import { podRequestTotal, podRequests } from '../../src/engine/resources/requests.js';
 import { pod } from '../support/builders.js';
 
@@ -97,7 +98,7 @@ describe('podRequests', () => {
         x.metadata!.annotations = { 'kubernetes.io/limit-ranger': 'LimitRanger plugin set: memory request for container side' };
       })
       .obj();
-    expect(podRequests(p).origins).toEqual([
+    expect(requestOrigins(p)).toEqual([
       { container: 'app', resource: 'cpu', quantity: '2', from: 'limits', evidence: 'podSpec' },
       { container: 'side', resource: 'memory', quantity: '64Mi', from: 'limitRange', evidence: 'limitRangerAnnotation' },
     ]);

@@ -5,7 +5,7 @@
 //   pod-level requests (spec.resources) replace cpu and memory; spec.overhead is added.
 import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { addInto, amountOf, maxOf, sum, toResourceList, type ResourceList } from './amounts.js';
-import { requestOrigins, type RequestOrigin } from './origins.js';
+import type { RequestOrigin } from './origins.js';
 
 export type { ResourceList } from './amounts.js';
 
@@ -21,6 +21,10 @@ export interface PodRequests {
     podLevel: ResourceList;
     overhead: ResourceList;
   };
+}
+
+/** The request with where its parts came from, as a diagnosis reports it (diagnose.ts). */
+export interface PodRequestsWithOrigins extends PodRequests {
   /** Requests that the user did not write: copied from limits or set by a LimitRange. */
   origins: RequestOrigin[];
 }
@@ -48,8 +52,10 @@ function statusOf(pod: V1Pod, name: string): V1ContainerStatus | undefined {
   return statuses.find((status) => status.name === name);
 }
 
+// Origins are not worked out here: only a diagnosis reports them, once, with the snapshot's
+// evidence (owners' templates, LimitRanges); rules and fix replays need the numbers alone.
 export function podRequests(pod: V1Pod): PodRequests {
-  return { ...requestParts(pod), origins: requestOrigins(pod) };
+  return requestParts(pod);
 }
 
 // A node's requested total sums every pod on it, and a diagnosis builds node facts again for
@@ -94,7 +100,7 @@ function plainTotal(pod: V1Pod): ResourceList | undefined {
   return total;
 }
 
-function requestParts(pod: V1Pod): Omit<PodRequests, 'origins'> {
+function requestParts(pod: V1Pod): PodRequests {
   const spec = pod.spec;
   const requestsOf = (container: V1Container) => containerRequests(container, statusOf(pod, container.name));
   const containers = sum(...(spec?.containers ?? []).map(requestsOf));

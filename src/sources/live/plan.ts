@@ -45,7 +45,7 @@ export function neededCollections(rules: readonly FilterRule[], pod: V1Pod): Set
   } catch {
     const none = {};
     const parts = { containers: none, sidecars: none, initPeak: none, podLevel: none, overhead: none };
-    facts = { pod, namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', requests: { total: none, parts, origins: [] } };
+    facts = { pod, namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', requests: { total: none, parts } };
   }
   return new Set(rules.flatMap((rule) => rule.needs(facts)));
 }
