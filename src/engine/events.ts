@@ -18,3 +18,11 @@ export function eventsAbout(snapshot: Snapshot, ref: ObjectRef): ClusterEvent[] 
     })
     .sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
 }
+
+/**
+ * client-go's event correlator rewrites the message of an event that keeps recurring with small
+ * differences as "(combined from similar events): <message>"; the reader wants the message.
+ */
+export function withoutAggregation(message: string): string {
+  return message.replace(/^\(combined from similar events\): /, '');
+}

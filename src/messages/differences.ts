@@ -15,6 +15,17 @@ const kindWords: Record<string, string> = {
 
 /** " (differs by letter case)", or nothing for a plain typo. */
 export function diffKinds(kinds: readonly string[]): string {
-  const words = kinds.filter((k) => k !== 'other').map((k) => kindWords[k] ?? k);
-  return words.length > 0 ? ` (differs by ${list(words)})` : '';
+  const words = kindList(kinds);
+  return words ? ` (differs by ${words})` : '';
+}
+
+/** " (letter case)": the same, briefly, for a clause that already says what differs. */
+export function diffKindsBriefly(kinds: readonly string[]): string {
+  const words = kindList(kinds);
+  return words ? ` (${words})` : '';
+}
+
+/** The subtle kinds in words ("letter case and a non-breaking space"); empty for plain typos. */
+function kindList(kinds: readonly string[]): string {
+  return list(kinds.filter((k) => k !== 'other').map((k) => kindWords[k] ?? k));
 }

@@ -1,5 +1,6 @@
 // One sentence per stage: where the pod is stuck, before the details.
 import type { Diagnosis } from '../engine/diagnosis.js';
+import { withoutAggregation } from '../engine/events.js';
 import type { AutoscalerStory } from '../engine/story/autoscaler.js';
 import { boundSentence } from './bound.js';
 import { list } from './format.js';
@@ -64,14 +65,6 @@ export function stageSentence(d: Diagnosis): string {
 function admissionReason(message: string): string {
   const said = message.replace(/^.*? is (?:forbidden|invalid): /i, '');
   return said.replace(/, requested: .*$/, '').replace(/^(failed quota: [^:]+): .*$/, '$1');
-}
-
-/**
- * client-go's event correlator rewrites the message of an event that keeps recurring with small
- * differences as "(combined from similar events): <message>"; the reader wants the message.
- */
-function withoutAggregation(message: string): string {
-  return message.replace(/^\(combined from similar events\): /, '');
 }
 
 /** What the autoscaler said, after the stage: new nodes on their way, or none to come (its reasons, as many as fit). */

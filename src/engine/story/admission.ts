@@ -4,7 +4,7 @@
 // resources, the objects in the snapshot give the numbers as they are now.
 import type { V1Container, V1LimitRange, V1Pod, V1PodSpec, V1ResourceQuota } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../../snapshot/types.js';
-import type { ObjectRef } from '../events.js';
+import { withoutAggregation, type ObjectRef } from '../events.js';
 import { findOwner, isOwnerKind } from '../owners.js';
 import { QuantityError } from '../quantity/index.js';
 import { toResourceList, type ResourceList } from '../resources/amounts.js';
@@ -45,8 +45,6 @@ export interface AdmissionStory {
   quota: QuotaArithmetic[];
   limitRange: LimitRangeBreach[];
 }
-
-const withoutAggregation = (message: string) => message.replace(/^\(combined from similar events\): /, '');
 
 /** Amount of `quantity` in the scheduler's units of the resource a quota or LimitRange names. */
 function amountOf(resource: string, quantity: string | undefined): bigint | undefined {

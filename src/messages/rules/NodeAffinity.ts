@@ -2,7 +2,7 @@
 // closest label) and short forms, and the scheduler's wordings.
 import rule, { type SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
 import { filterWording, preFilterWording } from '../../engine/scheduler-message/catalog.js';
-import { diffKinds } from '../differences.js';
+import { diffKinds, diffKindsBriefly } from '../differences.js';
 import { quote, visible } from '../format.js';
 import { plugin, verb, type Clause } from '../plugin.js';
 
@@ -45,7 +45,7 @@ function insteadText(n: number, misses: readonly SelectorEntryMiss[]): string {
   // A value that nearly matches says how it differs: `storage-tier=nvme (a non-breaking space)`.
   const near = (v: string) => {
     const diff = misses.find((m) => m.actual === v)?.closest?.valueDiff;
-    return diff ? diffKinds(diff.kinds).replace(/^ \(differs by (.*)\)$/, ' ($1)') : '';
+    return diff ? diffKindsBriefly(diff.kinds) : '';
   };
   const shown = values.slice(0, 3).map((v) => (v === undefined ? 'no label' : `${visible(first.key)}=${visible(v)}${near(v)}`));
   return ` (${verb(n, 'has', 'have')} ${shown.join(', ')}${values.length > 3 ? ', ...' : ''})`;

@@ -3,7 +3,7 @@
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
 import rule, { type ComparisonMiss, type TolerationMismatch, type UntoleratedTaintDetail } from '../../engine/rules/TaintToleration.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
-import { diffKinds } from '../differences.js';
+import { diffKinds, diffKindsBriefly } from '../differences.js';
 import { quote, visible } from '../format.js';
 import { plugin, verb } from '../plugin.js';
 
@@ -54,7 +54,7 @@ function missesBriefly(m: TolerationMismatch): string {
   if (m.field === 'effect' || m.field === 'operator') return `${m.field} ${m.wanted}`;
   const wanted = `${m.field} ${quote(visible(m.wanted))}`;
   if (m.field === 'value' && m.taintHasNoValue) return `${wanted} (the taint has none: use Exists)`;
-  return m.diff ? `${wanted}${diffKinds(m.diff.kinds).replace(/^ \(differs by (.*)\)$/, ' ($1)')}` : wanted;
+  return m.diff ? `${wanted}${diffKindsBriefly(m.diff.kinds)}` : wanted;
 }
 
 /** Why the pod's tolerations miss this taint, for the headline. */
