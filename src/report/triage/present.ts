@@ -26,12 +26,6 @@ function podOf(d: Diagnosis): TriagePodV1 {
   };
 }
 
-/** The top owner of a pod, as `Kind/namespace/name`; a pod with none is its own. */
-function topOwner(d: Diagnosis): string {
-  const top = d.pod.owners[d.pod.owners.length - 1];
-  return top ? `${top.kind}/${top.namespace}/${top.name}` : `Pod/${d.pod.namespace}/${d.pod.name ?? ''}`;
-}
-
 /**
  * The first pod's fixes that hold for its whole group: a change to nodes (label, uncordon,
  * preemption) does; a change to a pod spec only when every pod of the group has the same
@@ -40,7 +34,9 @@ function topOwner(d: Diagnosis): string {
 function groupFixes(group: TriageGroup): Fix[] {
   const first = group.diagnoses[0];
   if (!first) return [];
-  const oneOwner = group.diagnoses.every((d) => topOwner(d) === topOwner(first));
+  // One owner for the whole group: its template is the one change (a bare pod is its own owner).
+  const owners = ownersOf(group);
+  const oneOwner = owners.length === 1 && (owners[0]?.owner !== undefined || group.diagnoses.length === 1);
   return first.fixes.filter((fix) => oneOwner || !fix.spec);
 }
 
