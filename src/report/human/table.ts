@@ -1,7 +1,7 @@
 // The node-by-plugin table. Columns are the plugins that reject (or could not check) at least
 // one node, in the scheduler's filter order, so a node's leftmost failure is the one the
 // scheduler reports. It fits the terminal, 80 columns when unknown (160 with -o wide, which
-// adds the first failure and the pod count): cells are shortened first, then the plugins
+// adds the first failure and the pod count): when the columns do not fit whole, the plugins
 // fold into one column. Large clusters get one row per distinct verdict, not one per node.
 import Table from 'cli-table3';
 import type { NodeVerdict } from '../../engine/diagnosis.js';
@@ -19,15 +19,8 @@ export interface TableOptions {
 }
 
 const maxRowsPerNode = 40;
-const cellWidths = [40, 30, 22, 16];
-
-// Cut at a word where possible, never inside a short value; the Reasons section has the whole text.
-function cut(text: string, width: number): string {
-  if (text.length <= width) return text;
-  const head = text.slice(0, width - 1);
-  const space = head.lastIndexOf(' ');
-  return `${space > width / 2 ? head.slice(0, space) : head}…`;
-}
+/** A plugin column's cell at its widest; a longer value folds the table into one column. */
+const maxCellWidth = 40;
 
 function cellText(node: NodeVerdict, plugin: PluginName): string | undefined {
   const reasons = node.reasons.filter((r) => r.plugin === plugin);
@@ -35,11 +28,11 @@ function cellText(node: NodeVerdict, plugin: PluginName): string | undefined {
   return escapeTerminal(reasons.map((r) => shortReason(r.detail)).join(', '));
 }
 
-function cellFor(node: NodeVerdict, plugin: PluginName, width: number, colors: Palette): string {
+function cellFor(node: NodeVerdict, plugin: PluginName, colors: Palette): string {
   const text = cellText(node, plugin);
   if (text === undefined) return colors.dim('ok');
-  if (!node.reasons.some((r) => r.plugin === plugin)) return colors.yellow(cut(text, width));
-  return node.reasons[0]?.plugin === plugin ? colors.red(cut(text, width)) : cut(text, width);
+  if (!node.reasons.some((r) => r.plugin === plugin)) return colors.yellow(text);
+  return node.reasons[0]?.plugin === plugin ? colors.red(text) : text;
 }
 
 interface Row {
@@ -90,10 +83,11 @@ export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
     return [nameCell(row.names), fitCell(node, colors), ...wide];
   };
   const leadHead = ['NODE', 'FITS', ...(options.wide ? ['FIRST FAILURE', 'PODS'] : [])];
-  for (const width of cellWidths) {
-    const table = render([...leadHead, ...plugins], rows.map((row) => [...lead(row), ...plugins.map((p) => cellFor(row.sample, p, width, colors))]));
-    // A cell is never cut inside its value: only widths that hold every cell whole are tried.
-    if (widthOf(table) <= limit && rows.every((row) => plugins.every((p) => (cellText(row.sample, p) ?? '').length <= width))) return table;
+  // A cell is never cut inside its value: the columns are kept only when every cell is whole.
+  const wholeCells = rows.every((row) => plugins.every((p) => (cellText(row.sample, p) ?? '').length <= maxCellWidth));
+  if (wholeCells) {
+    const table = render([...leadHead, ...plugins], rows.map((row) => [...lead(row), ...plugins.map((p) => cellFor(row.sample, p, colors))]));
+    if (widthOf(table) <= limit) return table;
   }
   // Too many plugins for the width: one column lists them, the first (the scheduler's) with its
   // reason when it fits whole, else the plugin names alone (the Reasons section has the rest).
