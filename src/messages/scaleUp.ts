@@ -62,14 +62,17 @@ export function waitingSentence(pod: string, s: Waiting): string {
 
 export function notPossibleSentence(pod: string, s: NotPossible): string {
   if (s.cause === 'backoff') {
-    return fitting(`Pod ${pod} cannot be scheduled: the scale-up ${who(s.autoscaler)} started for it failed`, s.backedOff.map(backoffText));
+    // The error's code in the headline; its message is in the details.
+    const short = (g: AutoscalerGroupStatus) => `${g.name} is ${g.scaleUp === 'Unhealthy' ? 'unhealthy' : 'backed off'}${at(g.scaleUpSince)}${g.backoff?.errorCode ? ` (${g.backoff.errorCode})` : ''}`;
+    return fitting(`Pod ${pod} cannot be scheduled: the scale-up ${who(s.autoscaler)} started for it failed`, s.backedOff.map(short));
   }
   return fitting(`Pod ${pod} cannot be scheduled, and ${who(s.autoscaler)} will add no node for it`, reasonsText(s.autoscaler));
 }
 
 /** An autoscaler's word older than the scheduler's last failure. */
 export function staleSentence(pod: string, a: AutoscalerStory): string {
-  const said = a.state === 'scaleUpTriggered' ? `started a scale-up for it (${target(a)})` : 'said it would add no node for it';
+  const groups = groupsText(a);
+  const said = a.state === 'scaleUpTriggered' ? `started a scale-up for it${groups.length > 0 ? ` (${list(groups)})` : a.autoscaler === 'karpenter' ? ` (${target(a)})` : ''}` : 'said it would add no node for it';
   return `Pod ${pod} cannot be scheduled; ${who(a)} last ${said}${a.since !== undefined ? ` at ${instant(a.since)}` : ''}, before the scheduler's last attempt.`;
 }
 
@@ -100,6 +103,9 @@ export function reconciliationLines(s: NotPossible): string[] {
   if (s.cause === 'noScaleUp' && r.reasons.length > 0) {
     out.push(`${who(s.autoscaler)}'s reasons:`, ...r.reasons.map((m) => `  ${mappedLine(m)}`));
   }
+  if (s.cause === 'backoff') {
+    out.push(`The scale-up ${who(s.autoscaler)} started for it${s.autoscaler.since !== undefined ? ` at ${instant(s.autoscaler.since)}` : ''} failed:`, ...s.backedOff.map((g) => `  ${backoffText(g)}`));
+  }
   out.push(replayLine(r));
   if (r.fitsNow.length > 0) {
     out.push(
@@ -115,14 +121,15 @@ export function reconciliationLines(s: NotPossible): string[] {
   return out;
 }
 
-export function statusLines(v: AutoscalerStatusView | undefined): string[] {
+/** `told`: groups whose state the lines before already gave (a backoff's groups). */
+export function statusLines(v: AutoscalerStatusView | undefined, told: readonly AutoscalerGroupStatus[] = []): string[] {
   if (!v) return [];
   const name = `${v.configMap.namespace}/${v.configMap.name}`;
   if (v.read === 'absent') return [`cluster-autoscaler's status ConfigMap ${name} does not exist (written unless --write-status-configmap=false; --namespace and --status-config-map-name move it).`];
   if (v.read === 'unreadable') return [`cluster-autoscaler's status ConfigMap ${name} is in a format not known.`];
   const out = [`cluster-autoscaler's status (${name}${v.time !== undefined ? `, written ${instant(v.time)}` : ''}):`];
   if (v.clusterHealth) out.push(`  cluster-wide: ${v.clusterHealth}${at(v.clusterHealthSince)}${v.clusterHealth === 'Unhealthy' ? ' (an unhealthy cluster gets no scale-up)' : ''}`);
-  for (const g of v.groups) {
+  for (const g of v.groups.filter((g) => !told.some((t) => t.name === g.name))) {
     const size = g.maxSize !== undefined ? ` (size ${g.cloudProviderTarget ?? '?'} of ${g.minSize ?? '?'}..${g.maxSize})` : '';
     out.push(`  ${g.name}: scale-up ${g.scaleUp ?? 'unknown'}${at(g.scaleUpSince)}${size}${g.backoff ? `: ${[g.backoff.errorCode, g.backoff.errorMessage].filter(Boolean).join(': ')}` : ''}`);
   }

@@ -51,7 +51,7 @@ export function stageLines(d: Diagnosis, colors: Palette): string[] {
       if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
       break;
     case 'ScaleUpNotPossible':
-      out.push(colors.bold('Autoscaler'), ...[...reconciliationLines(s), ...statusLines(s.autoscalerStatus)].map((l) => escapeTerminal(`  ${l}`)));
+      out.push(colors.bold('Autoscaler'), ...[...reconciliationLines(s), ...statusLines(s.autoscalerStatus, s.cause === 'backoff' ? s.backedOff : [])].map((l) => escapeTerminal(`  ${l}`)));
       if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
       break;
     case 'PreemptionPending':
