@@ -10,7 +10,7 @@ function captureCommand(collections: readonly CollectionName[]): string {
   // A collection of one object is captured by name, never with every object of its kind.
   const single = unique.flatMap((c) => {
     const only = apiResources[c].only;
-    return only ? [`kubectl get ${apiResources[c].kind.toLowerCase()} -n ${only.namespace} ${only.name} -o yaml`] : [];
+    return only ? [`kubectl get ${apiResources[c].plural} -n ${only.namespace} --field-selector metadata.name=${only.name} -o yaml`] : [];
   });
   const listed = unique.filter((c) => !apiResources[c].only);
   const names = listed.map((c) => apiResources[c].plural).join(',');

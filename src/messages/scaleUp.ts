@@ -63,8 +63,12 @@ export function waitingSentence(pod: string, s: Waiting): string {
 export function notPossibleSentence(pod: string, s: NotPossible): string {
   if (s.cause === 'backoff') {
     // The error's code in the headline; its message is in the details.
-    const short = (g: AutoscalerGroupStatus) => `${g.name} is ${g.scaleUp === 'Unhealthy' ? 'unhealthy' : 'backed off'}${at(g.scaleUpSince)}${g.backoff?.errorCode ? ` (${g.backoff.errorCode})` : ''}`;
-    return fitting(`Pod ${pod} cannot be scheduled: the scale-up ${who(s.autoscaler)} started for it failed`, s.backedOff.map(short));
+    const state = (g: AutoscalerGroupStatus) => `${g.name} is ${g.scaleUp === 'Unhealthy' ? 'unhealthy' : 'backed off'}`;
+    const code = (g: AutoscalerGroupStatus) => (g.backoff?.errorCode ? ` (${g.backoff.errorCode})` : '');
+    const lead = `Pod ${pod} cannot be scheduled: the scale-up ${who(s.autoscaler)} started for it failed`;
+    const long = fitting(lead, s.backedOff.map((g) => `${state(g)}${at(g.scaleUpSince)}${code(g)}`));
+    // Without the times when they do not fit.
+    return long !== `${lead}.` ? long : fitting(lead, s.backedOff.map((g) => `${state(g)}${code(g)}`));
   }
   return fitting(`Pod ${pod} cannot be scheduled, and ${who(s.autoscaler)} will add no node for it`, reasonsText(s.autoscaler));
 }
