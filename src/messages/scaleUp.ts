@@ -132,7 +132,9 @@ export function statusLines(v: AutoscalerStatusView | undefined, told: readonly 
   if (v.read === 'absent') return [`cluster-autoscaler's status ConfigMap ${name} does not exist (written unless --write-status-configmap=false; --namespace and --status-config-map-name move it).`];
   if (v.read === 'unreadable') return [`cluster-autoscaler's status ConfigMap ${name} is in a format not known.`];
   const out = [`cluster-autoscaler's status (${name}${v.time !== undefined ? `, written ${instant(v.time)}` : ''}):`];
-  if (v.clusterHealth) out.push(`  cluster-wide: ${v.clusterHealth}${at(v.clusterHealthSince)}${v.clusterHealth === 'Unhealthy' ? ' (an unhealthy cluster gets no scale-up)' : ''}`);
+  // core/static_autoscaler.go RunOnce: "Cluster is not ready for autoscaling" while
+  // IsClusterHealthy() is false: no scale-up at all, whatever the events said before.
+  if (v.clusterHealth) out.push(`  cluster-wide: ${v.clusterHealth}${at(v.clusterHealthSince)}${v.clusterHealth === 'Unhealthy' ? ' (too many unready nodes: cluster-autoscaler makes no scale-up while so)' : ''}`);
   for (const g of v.groups.filter((g) => !told.some((t) => t.name === g.name))) {
     const size = g.maxSize !== undefined ? ` (size ${g.cloudProviderTarget ?? '?'} of ${g.minSize ?? '?'}..${g.maxSize})` : '';
     out.push(`  ${g.name}: scale-up ${g.scaleUp ?? 'unknown'}${at(g.scaleUpSince)}${size}${g.backoff ? `: ${[g.backoff.errorCode, g.backoff.errorMessage].filter(Boolean).join(': ')}` : ''}`);
