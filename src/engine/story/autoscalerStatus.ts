@@ -134,6 +134,8 @@ function fromText(text: string): AutoscalerStatus | undefined {
         // "... cloudProviderTarget=2 (minSize=1, maxSize=5))" in the group's health message.
         const sizes = /minSize=(\d+), maxSize=(\d+)/.exec(c[3] ?? '');
         if (sizes) Object.assign(group, { minSize: Number(sizes[1]), maxSize: Number(sizes[2]) });
+        const target = /cloudProviderTarget=(\d+)/.exec(c[3] ?? '');
+        if (target) group.cloudProviderTarget = Number(target[1]);
       }
       if (section === 'groups' && group && condition === 'ScaleUp') group.scaleUp = value;
       continue;

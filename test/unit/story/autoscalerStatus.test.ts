@@ -143,8 +143,8 @@ describe('parseAutoscalerStatus', () => {
       clusterHealth: 'Unhealthy',
       clusterHealthSince: Date.parse('2024-01-05T14:30:08.392Z'),
       nodeGroups: [
-        { name: 'ng-a', health: 'Healthy', minSize: 1, maxSize: 10, scaleUp: 'InProgress', scaleUpSince: Date.parse('2024-01-05T14:40:00.000Z') },
-        { name: 'ng-b', health: 'Healthy', minSize: 0, maxSize: 4, scaleUp: 'Backoff', scaleUpSince: Date.parse('2024-01-05T14:35:00Z') },
+        { name: 'ng-a', health: 'Healthy', minSize: 1, maxSize: 10, cloudProviderTarget: 3, scaleUp: 'InProgress', scaleUpSince: Date.parse('2024-01-05T14:40:00.000Z') },
+        { name: 'ng-b', health: 'Healthy', minSize: 0, maxSize: 4, cloudProviderTarget: 0, scaleUp: 'Backoff', scaleUpSince: Date.parse('2024-01-05T14:35:00Z') },
       ],
     });
   });
