@@ -7,12 +7,13 @@
 // The live diagnosis must find each pod's autoscaler stage, reading the ConfigMap with one GET of
 // that object (never a list of ConfigMaps), as the README's read-only user; a namespace-only user
 // (no Role in kube-system) gets the same stages with a gap naming the permission; with no
-// ConfigMap, the status is "absent", not a gap. Every request is a read (audit log).
+// ConfigMap, the status is "absent", not a gap; the README's dump of the cluster gives the same
+// stages. Every request is a read (audit log).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TriageV1 } from '../../src/report/triage/contract.js';
 import type { AuditEvent, TestCluster } from './harness/index.js';
 import { namespaceReadObjects } from './harness/rbac.js';
-import { VIEWER, expectNoWrites, secs, startE2eCluster } from './harness/suite.js';
+import { VIEWER, dumpCluster, expectNoWrites, secs, startE2eCluster } from './harness/suite.js';
 import { waitFor } from './harness/wait.js';
 import { describeRun, whyPending, type DiagnosisJson } from './harness/why-pending.js';
 
@@ -202,6 +203,19 @@ describe("cluster-autoscaler's events and status ConfigMap, live", () => {
     expect(human.stdout).toContain('the scale-up cluster-autoscaler started for it failed: ng-gpu is backed off');
     expect(human.stdout).toContain('(QUOTA_EXCEEDED)');
     expect(human.stdout).toContain("Quota 'GPUS_ALL_REGIONS' exceeded");
+  });
+
+  it("the README's dump of the cluster gives the same stages", async () => {
+    const dir = await dumpCluster(c, 'autoscaler');
+    for (const [name, stage] of [['web-0', 'WaitingForScaleUp'], ['gpu-0', 'ScaleUpNotPossible'], ['batch-0', 'ScaleUpNotPossible']] as const) {
+      const live = await whyPending(c, VIEWER, [name, '-n', NS, '-o', 'json']);
+      const dump = await whyPending(c, undefined, [name, '-n', NS, '-o', 'json', '--from-dump', dir]);
+      expect(dump.code, describeRun(dump)).toBe(0);
+      const json = dump.json as DiagnosisJson;
+      expect(json.stage, name).toBe(stage);
+      expect(json.stageDetail, name).toEqual((live.json as DiagnosisJson).stageDetail);
+      expect(json.gaps, name).toEqual([]);
+    }
   });
 
   it('a triage reads the status once for all pods', async () => {
