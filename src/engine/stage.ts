@@ -1,6 +1,8 @@
 // Which one of the stages a pod that exists is in. The order of the checks matters: a bound
 // pod is past the scheduler whatever its old events say; gates hold a pod before any
-// scheduler sees it; a scheduler that never wrote anything about the pod may not exist.
+// scheduler sees it; a scheduler that never wrote anything about the pod may not exist. A pod
+// the scheduler judged is Unschedulable, or in an autoscaler's stage (WaitingForScaleUp,
+// ScaleUpNotPossible) when a node autoscaler's word answers its last failure (story/scaleUp.ts).
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
 import type { StageDetail } from './diagnosis.js';

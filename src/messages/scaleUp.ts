@@ -88,11 +88,12 @@ const ownWords: Record<AutoscalerOwnReason, string> = {
   maxTotalNodes: 'the cluster is at its maximum node count',
 };
 
-function mappedLine(m: MappedReason): string {
+function mappedLine(m: MappedReason, a: AutoscalerStory): string {
   const said = `${m.count !== undefined ? `${m.count} ` : ''}${m.reason}`;
-  if (m.plugin) return `${said}  → ${m.plugin} on its node-group templates`;
+  if (m.plugin) return `${said}  → ${m.plugin} on its ${a.autoscaler === 'karpenter' ? 'simulated nodes' : 'node-group templates'}`;
   if (m.own) return `${said}  → ${ownWords[m.own]}`;
-  return `${said}  → (a wording not known: no plugin)`;
+  // Karpenter's reasons are its own, about its NodePools, not the scheduler's filter messages.
+  return a.autoscaler === 'karpenter' ? said : `${said}  → (a wording not known: no plugin)`;
 }
 
 function replayLine(r: AutoscalerReconciliation): string {
@@ -105,7 +106,7 @@ export function reconciliationLines(s: NotPossible): string[] {
   const r = s.reconciliation;
   const out: string[] = [];
   if (s.cause === 'noScaleUp' && r.reasons.length > 0) {
-    out.push(`${who(s.autoscaler)}'s reasons:`, ...r.reasons.map((m) => `  ${mappedLine(m)}`));
+    out.push(`${who(s.autoscaler)}'s reasons:`, ...r.reasons.map((m) => `  ${mappedLine(m, s.autoscaler)}`));
   }
   if (s.cause === 'backoff') {
     out.push(`The scale-up ${who(s.autoscaler)} started for it${s.autoscaler.since !== undefined ? ` at ${instant(s.autoscaler.since)}` : ''} failed:`, ...s.backedOff.map((g) => `  ${backoffText(g)}`));
