@@ -7,6 +7,7 @@ import type { ClusterEvent } from '../snapshot/types.js';
 import type { Reason } from './model.js';
 import type { NodeVerdict } from './diagnosis.js';
 import type { PluginName } from './plugins.js';
+import { isAutoscalerEvent } from './story/autoscaler.js';
 import { isCutAtEventLimit, parseSchedulerMessage, type ParsedSchedulerMessage, type SchedulerCatalog } from './scheduler-message/index.js';
 
 export type LikelyCause =
@@ -44,7 +45,8 @@ export function schedulerWords(pod: V1Pod | undefined, podEvents: ClusterEvent[]
   // Bound: the scheduler's last word is the binding; older FailedScheduling events are history.
   if (scheduled) return { source: 'condition', conditionReason: scheduled.reason ?? 'Scheduled', truncated: false };
   const condition = pod?.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
-  const event = [...podEvents].reverse().find((e) => e.reason === 'FailedScheduling');
+  // Karpenter writes FailedScheduling too, in its own words: not the scheduler's.
+  const event = [...podEvents].reverse().find((e) => e.reason === 'FailedScheduling' && !isAutoscalerEvent(e));
   if (condition?.message) {
     return { message: condition.message, source: 'condition', conditionReason: condition.reason ?? '', truncated: false };
   }

@@ -2,7 +2,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, schedulerWords } from './agreement.js';
-import { judgedStages, type Diagnosis, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
+import { judgedStages, schedulerJudgedStages, type Diagnosis, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
@@ -16,6 +16,7 @@ import { originSources } from './resources/originSources.js';
 import { requestOrigins } from './resources/origins.js';
 import { decideStage } from './stage.js';
 import { admissionStory } from './story/admission.js';
+import { reconcile } from './story/reconcile.js';
 import { resolve, type Query } from './target.js';
 
 export type Outcome =
@@ -72,9 +73,9 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   const summary = summarize(pod, ownerChain(snapshot, pod));
   const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
   const ownerEvents = summary.owners.flatMap((owner) => eventsAbout(snapshot, owner).filter((e) => e.type === 'Warning'));
-  const stageDetail = decideStage(snapshot, pod, podEvents);
+  const decided = decideStage(snapshot, pod, podEvents);
   const ctx = buildContext(snapshot, pod);
-  const judged = judgedStages.has(stageDetail.stage);
+  const judged = judgedStages.has(decided.stage);
   // Pods of one class (equivalence.ts) share the replay and its fixes: computed for the first.
   const classKey = shared && equivalenceKey(pod);
   const once = <T>(what: string, compute: () => T): T => {
@@ -84,6 +85,7 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
     return shared.get(key) as T;
   };
   const judgement: Judgement = judged ? once('judgement', () => judge(plugins.rules, ctx)) : { preFilter: [], nodes: [], notChecked: [] };
+  const stageDetail = withReplay(plugins, decided, judgement);
   const fitting = judgement.nodes.filter((n) => n.verdict === 'fits').length;
   const unproven = judgement.nodes.filter((n) => n.verdict === 'unproven').length;
   const byFirstPlugin: Partial<Record<PluginName, number>> = {};
@@ -94,12 +96,14 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   if (judgement.nodes.length > 0 && judgement.nodes.every((n) => n.reasons.some((r) => r.detail.kind === 'insufficientResource' && r.detail.exceedsAllocatable))) {
     notes.push({ kind: 'requestExceedsEveryNode', data: {} });
   }
-  const ruleCollections = judgement.notChecked.flatMap((n) => (n.cause === 'gap' ? n.collections : []));
+  // cluster-autoscaler's status is read where its events speak of the pod: missing, it is a gap.
+  const ruleCollections = [...judgement.notChecked.flatMap((n) => (n.cause === 'gap' ? n.collections : [])), ...(hasClusterAutoscalerStory(stageDetail) ? ['clusterAutoscalerStatus' as const] : [])];
   const gaps = relevantGaps(snapshot, pod, summary.owners, judged, ruleCollections);
-  const partial = gaps.length > 0 || judgement.notChecked.length > 0;
+  // The autoscaler's status is no input of the replay: its gap leaves the verdicts whole.
+  const partial = gaps.some((g) => g.collection !== 'clusterAutoscalerStatus') || judgement.notChecked.length > 0;
   const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
   if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
-  const schedulerJudged = nodesKnown && (stageDetail.stage === 'Unschedulable' || stageDetail.stage === 'PreemptionPending');
+  const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage);
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
   const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
@@ -124,6 +128,22 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
     fixes: proposed.fixes,
     podsToConfirmFixes: proposed.podsToRead,
   };
+}
+
+/** The autoscaler's stages with our replay's side: existing nodes where the pod fits, and the reasons side by side. */
+function withReplay(plugins: RuleSet, detail: StageDetail, judgement: Judgement): StageDetail {
+  if (detail.stage === 'WaitingForScaleUp') {
+    const fitsNow = judgement.nodes.filter((n) => n.verdict === 'fits').map((n) => n.name);
+    return fitsNow.length > 0 ? { ...detail, fitsNow } : detail;
+  }
+  if (detail.stage !== 'ScaleUpNotPossible') return detail;
+  // A backoff's reasons are the cloud provider's, not the scheduler's: only the replay's side.
+  const reasons = detail.cause === 'noScaleUp' ? detail.autoscaler.reasons : [];
+  return { ...detail, reconciliation: reconcile(plugins.catalog, reasons, judgement.nodes) };
+}
+
+function hasClusterAutoscalerStory(detail: StageDetail): boolean {
+  return (detail.stage === 'Unschedulable' || detail.stage === 'WaitingForScaleUp' || detail.stage === 'ScaleUpNotPossible') && detail.autoscaler?.autoscaler === 'cluster-autoscaler';
 }
 
 function budgetsMatter(detail: StageDetail): boolean {

@@ -8,6 +8,9 @@ import type { PodRequestsWithOrigins } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 import type { AdmissionStory } from './story/admission.js';
 import type { AutoscalerStory } from './story/autoscaler.js';
+import type { AutoscalerGroupStatus } from './story/autoscalerStatus.js';
+import type { AutoscalerReconciliation } from './story/reconcile.js';
+import type { AutoscalerStatusView, ScaleUpRefused, ScaleUpTriggered } from './story/scaleUp.js';
 import type { NeverPreempts, PreemptionStory } from './story/preemption.js';
 import type { Fix } from './fixes/index.js';
 
@@ -18,6 +21,8 @@ export type Stage =
   | 'NoScheduler'
   | 'NodeNameSet'
   | 'Unschedulable'
+  | 'WaitingForScaleUp'
+  | 'ScaleUpNotPossible'
   | 'PreemptionPending'
   | 'ScheduledNotRunning'
   | 'NotPending';
@@ -26,7 +31,10 @@ export type Stage =
  * Stages in which the engine replays the filters on every node (a diagnosis in another stage
  * has no node verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet).
  */
-export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
+export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
+
+/** Stages in which the scheduler has judged the nodes (and said so): its words are compared with the replay. */
+export const schedulerJudgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending']);
 
 export interface ContainerWait {
   container: string;
@@ -103,8 +111,48 @@ export type StageDetail =
   | {
       stage: 'Unschedulable';
       neverPreempts?: NeverPreempts;
-      /** What a node autoscaler (cluster-autoscaler, Karpenter) last said about the pod: a scale-up on its way, or none possible. */
+      /**
+       * What a node autoscaler (cluster-autoscaler, Karpenter) last said about the pod, when it
+       * is older than the scheduler's last failure (so it answered an earlier one).
+       */
       autoscaler?: AutoscalerStory;
+      autoscalerStatus?: AutoscalerStatusView;
+    }
+  /**
+   * An autoscaler is adding nodes for the pod (story/scaleUp.ts): cluster-autoscaler's node
+   * groups (from->to, max) or Karpenter's NodeClaim, since the event's time; confirmed by the
+   * event, as new as the scheduler's last failure, or by cluster-autoscaler's status ConfigMap
+   * showing a group InProgress. `fitsNow`: existing nodes where the replay finds the pod fits.
+   */
+  | {
+      stage: 'WaitingForScaleUp';
+      autoscaler: ScaleUpTriggered;
+      confirmedBy: 'event' | 'statusConfigMap';
+      autoscalerStatus?: AutoscalerStatusView;
+      fitsNow?: string[];
+      neverPreempts?: NeverPreempts;
+    }
+  /**
+   * No new node is coming: the autoscaler's refusal (`noScaleUp`, its reasons), or the scale-up
+   * the pod triggered is backed off (`backoff`, the groups with CA's error), with the replay of
+   * the existing nodes beside the autoscaler's reasons (`reconciliation`).
+   */
+  | {
+      stage: 'ScaleUpNotPossible';
+      cause: 'noScaleUp';
+      autoscaler: ScaleUpRefused;
+      autoscalerStatus?: AutoscalerStatusView;
+      reconciliation: AutoscalerReconciliation;
+      neverPreempts?: NeverPreempts;
+    }
+  | {
+      stage: 'ScaleUpNotPossible';
+      cause: 'backoff';
+      autoscaler: ScaleUpTriggered;
+      backedOff: AutoscalerGroupStatus[];
+      autoscalerStatus: AutoscalerStatusView;
+      reconciliation: AutoscalerReconciliation;
+      neverPreempts?: NeverPreempts;
     }
   /** The nominated node's pods: the victims being waited for, and those preemption cannot touch. */
   | ({ stage: 'PreemptionPending'; nominatedNodeName: string } & PreemptionStory)

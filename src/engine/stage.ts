@@ -1,12 +1,14 @@
 // Which one of the stages a pod that exists is in. The order of the checks matters: a bound
 // pod is past the scheduler whatever its old events say; gates hold a pod before any
-// scheduler sees it; a scheduler that never wrote anything about the pod may not exist.
+// scheduler sees it; a scheduler that never wrote anything about the pod may not exist. A pod
+// the scheduler judged is Unschedulable, or in an autoscaler's stage (WaitingForScaleUp,
+// ScaleUpNotPossible) when a node autoscaler's word answers its last failure (story/scaleUp.ts).
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
 import type { StageDetail } from './diagnosis.js';
-import { autoscalerStory } from './story/autoscaler.js';
 import { boundStory } from './story/bound.js';
 import { neverPreempts, preemptionStory } from './story/preemption.js';
+import { scaleUpStage } from './story/scaleUp.js';
 
 const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp', 'Nominated'];
 
@@ -42,8 +44,13 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
     pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
   if (judged) {
     const never = neverPreempts(snapshot, pod);
-    const autoscaler = autoscalerStory(podEvents);
-    return { stage: 'Unschedulable', ...(never ? { neverPreempts: never } : {}), ...(autoscaler ? { autoscaler } : {}) };
+    const neverField = never ? { neverPreempts: never } : {};
+    const scaleUp = scaleUpStage(snapshot, pod, podEvents);
+    // The replay's side of the reconciliation is added once the nodes are judged (diagnose.ts).
+    const empty = { fitsNow: [], reasons: [], replay: {}, agreeOn: [], autoscalerOnly: [], replayOnly: [] };
+    if (scaleUp?.stage === 'ScaleUpNotPossible') return { ...scaleUp, reconciliation: empty, ...neverField };
+    if (scaleUp) return { ...scaleUp, ...neverField };
+    return { stage: 'Unschedulable', ...neverField };
   }
   const schedulerSeenElsewhere = snapshot.objects.events.some((e) => e.reporter === schedulerName && schedulingReasons.includes(e.reason));
   const eventsCaptured = !snapshot.gaps.some((g) => g.collection === 'events');

@@ -7,21 +7,36 @@ import { list, plural } from './format.js';
 /** The one kubectl command that captures every collection named, into a dump to add. */
 function captureCommand(collections: readonly CollectionName[]): string {
   const unique = [...new Set(collections)];
-  const names = unique.map((c) => apiResources[c].plural).join(',');
-  const all = unique.some((c) => apiResources[c].namespaced) ? ' -A' : '';
-  return `kubectl get ${names}${all} -o yaml`;
+  // A collection of one object is captured by name, never with every object of its kind.
+  const single = unique.flatMap((c) => {
+    const only = apiResources[c].only;
+    return only ? [`kubectl get ${apiResources[c].plural} -n ${only.namespace} --field-selector metadata.name=${only.name} -o yaml`] : [];
+  });
+  const listed = unique.filter((c) => !apiResources[c].only);
+  const names = listed.map((c) => apiResources[c].plural).join(',');
+  const all = listed.some((c) => apiResources[c].namespaced) ? ' -A' : '';
+  return [...(listed.length > 0 ? [`kubectl get ${names}${all} -o yaml`] : []), ...single].join(' and ');
+}
+
+/** How a gap names what is missing: the plural, or the one object of a single-object collection. */
+function gapSubject(collection: CollectionName): string {
+  const r = apiResources[collection];
+  return collection === 'clusterAutoscalerStatus' && r.only ? `cluster-autoscaler status ConfigMap (${r.only.namespace}/${r.only.name})` : r.plural;
 }
 
 export function describeGap(gap: Gap): string {
   switch (gap.cause) {
     case 'absentFromDump':
-      return `the input has no ${apiResources[gap.collection].plural}`;
+      return `the input has no ${gapSubject(gap.collection)}`;
     case 'onlyTarget':
       return 'the input holds no pod but this one, so what already runs on the nodes is unknown';
     case 'forbidden':
+      if (gap.collection === 'clusterAutoscalerStatus') {
+        return `cannot read cluster-autoscaler's status (configmap ${apiResources.clusterAutoscalerStatus.only?.namespace ?? ''}/${apiResources.clusterAutoscalerStatus.only?.name ?? ''}): forbidden; needs "${gap.permission.verb} ${gap.permission.resource}" in ${gap.permission.scope} (see the README's Permissions section)`;
+      }
       return `${apiResources[gap.collection].plural}: forbidden; needs "${gap.permission.verb} ${gap.permission.resource}" ${gap.permission.scope === 'cluster' ? 'at cluster scope' : `in ${gap.permission.scope}`} (see the README's Permissions section)`;
     case 'error':
-      return `${apiResources[gap.collection].plural}: ${gap.detail}`;
+      return `${gapSubject(gap.collection)}: ${gap.detail}`;
   }
 }
 

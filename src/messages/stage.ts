@@ -1,11 +1,11 @@
 // One sentence per stage: where the pod is stuck, before the details.
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { withoutAggregation } from '../engine/events.js';
-import type { AutoscalerStory } from '../engine/story/autoscaler.js';
 import { boundSentence } from './bound.js';
 import { list } from './format.js';
 import { limitRangeSentence, quotaHeadline } from './story.js';
 import { headlineLimit } from './limits.js';
+import { notPossibleSentence, staleSentence, waitingSentence } from './scaleUp.js';
 
 export function stageSentence(d: Diagnosis): string {
   const pod = `${d.pod.namespace}/${d.pod.name}`;
@@ -38,7 +38,11 @@ export function stageSentence(d: Diagnosis): string {
         ? `Pod ${pod} names node ${s.nodeName} in spec.nodeName, which does not exist; the scheduler is bypassed and nothing will run it.`
         : `Pod ${pod} names node ${s.nodeName} in spec.nodeName, bypassing the scheduler; the kubelet on that node decides.`;
     case 'Unschedulable':
-      return s.autoscaler ? autoscalerSentence(pod, s.autoscaler) : `Pod ${pod} cannot be scheduled.`;
+      return s.autoscaler ? staleSentence(pod, s.autoscaler) : `Pod ${pod} cannot be scheduled.`;
+    case 'WaitingForScaleUp':
+      return waitingSentence(pod, s);
+    case 'ScaleUpNotPossible':
+      return notPossibleSentence(pod, s);
     case 'PreemptionPending': {
       const victims = s.pods.filter((p) => p.role === 'victim').map((p) => `${p.namespace}/${p.name}`);
       const why =
@@ -65,26 +69,4 @@ export function stageSentence(d: Diagnosis): string {
 function admissionReason(message: string): string {
   const said = message.replace(/^.*? is (?:forbidden|invalid): /i, '');
   return said.replace(/, requested: .*$/, '').replace(/^(failed quota: [^:]+): .*$/, '$1');
-}
-
-/** What the autoscaler said, after the stage: new nodes on their way, or none to come (its reasons, as many as fit). */
-function autoscalerSentence(pod: string, a: AutoscalerStory): string {
-  const who = a.autoscaler === 'karpenter' ? 'Karpenter' : 'cluster-autoscaler';
-  if (a.state === 'scaleUpTriggered') {
-    if (a.autoscaler === 'karpenter') {
-      const target = a.nodeClaim ? `NodeClaim ${a.nodeClaim}` : a.node ? `node ${a.node}` : 'a new node';
-      return `Pod ${pod} cannot be scheduled yet: it waits for ${target}, which ${who} is launching for it.`;
-    }
-    const groups = 'groups' in a ? a.groups.map((g) => `${g.group} ${g.from}->${g.to} of max ${g.max}`) : [];
-    return `Pod ${pod} cannot be scheduled yet: it waits for new nodes ${who} is adding${groups.length > 0 ? ` (${list(groups)})` : ''}.`;
-  }
-  const reasons = 'reasons' in a ? a.reasons.map((r) => (r.count !== undefined ? `${r.count} ${r.reason}` : r.reason)) : [];
-  const lead = `Pod ${pod} cannot be scheduled, and ${who} will add no node for it`;
-  for (let k = reasons.length; k >= 1; k--) {
-    const more = reasons.length - k;
-    const sentence = `${lead}: ${reasons.slice(0, k).join('; ')}${more > 0 ? `; ${more} more` : ''}.`;
-    // Room left for a clause about the nodes.
-    if (sentence.length <= headlineLimit - 80) return sentence;
-  }
-  return `${lead}.`;
 }

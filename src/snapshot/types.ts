@@ -4,6 +4,7 @@
 import type {
   ResourceV1ResourceClaim,
   V1CSINode,
+  V1ConfigMap,
   V1CronJob,
   V1DeviceClass,
   V1DaemonSet,
@@ -60,6 +61,12 @@ export interface Collections {
   resourceClaims: ResourceV1ResourceClaim[];
   deviceClasses: V1DeviceClass[];
   resourceSlices: V1ResourceSlice[];
+  /**
+   * cluster-autoscaler's status ConfigMap, and nothing else of ConfigMaps: the one object
+   * `apiResources.clusterAutoscalerStatus.only` names, cut to its `status` key (sources drop
+   * every other ConfigMap and key unread). Read when the pod has cluster-autoscaler events.
+   */
+  clusterAutoscalerStatus: V1ConfigMap[];
 }
 
 export type CollectionName = keyof Collections;
@@ -124,6 +131,7 @@ export const collectionNames: readonly CollectionName[] = [
   'resourceClaims',
   'deviceClasses',
   'resourceSlices',
+  'clusterAutoscalerStatus',
 ];
 
 /** Where an object of each kind is kept (events are normalised apart, into ClusterEvent). */
@@ -147,6 +155,8 @@ export const collectionOfKind = {
   ResourceClaim: 'resourceClaims',
   DeviceClass: 'deviceClasses',
   ResourceSlice: 'resourceSlices',
+  // Only kube-system/cluster-autoscaler-status is kept (see Collections.clusterAutoscalerStatus).
+  ConfigMap: 'clusterAutoscalerStatus',
 } as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
 
 /** How the API and kubectl name each collection's resource. */
@@ -159,6 +169,8 @@ export interface ApiResource {
   group: string;
   version: string;
   namespaced: boolean;
+  /** The collection is this one object, never a list: read with one GET, captured by name. */
+  only?: { namespace: string; name: string };
 }
 
 function api(kind: string, plural: string, shortNames: readonly string[], group: string, namespaced: boolean): ApiResource {
@@ -187,6 +199,9 @@ export const apiResources: Record<CollectionName, ApiResource> = {
   resourceClaims: api('ResourceClaim', 'resourceclaims', [], 'resource.k8s.io', true),
   deviceClasses: api('DeviceClass', 'deviceclasses', [], 'resource.k8s.io', false),
   resourceSlices: api('ResourceSlice', 'resourceslices', [], 'resource.k8s.io', false),
+  // cluster-autoscaler's defaults (its --namespace and --status-config-map-name flags); see
+  // engine/story/autoscalerStatus.ts.
+  clusterAutoscalerStatus: { ...api('ConfigMap', 'configmaps', ['cm'], '', true), only: { namespace: 'kube-system', name: 'cluster-autoscaler-status' } },
 };
 
 export function emptyCollections(): Collections {
@@ -211,6 +226,7 @@ export function emptyCollections(): Collections {
     resourceClaims: [],
     deviceClasses: [],
     resourceSlices: [],
+    clusterAutoscalerStatus: [],
   };
 }
 

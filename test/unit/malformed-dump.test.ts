@@ -41,6 +41,10 @@ const scenarios = [
   'scheduling-gated',
   'taint-value-letter-case',
   'hostile-terminal-controls',
+  // Autoscaler events and cluster-autoscaler's status ConfigMap (its data.status, a ConfigMap
+  // that is not its status): every autoscaler stage.
+  'ca-scale-up-backoff',
+  'ca-not-triggered-disagrees',
 ];
 
 const replacement = fc.oneof(

@@ -80,6 +80,8 @@ const stages = Object.keys({
   NoScheduler: true,
   NodeNameSet: true,
   Unschedulable: true,
+  WaitingForScaleUp: true,
+  ScaleUpNotPossible: true,
   PreemptionPending: true,
   ScheduledNotRunning: true,
   NotPending: true,

@@ -32,7 +32,8 @@ describe('validateObject accepts what the API server writes', () => {
     { name: 'a pod with null fields, as kubectl writes some', object: pod({ containers: [{ name: 'app', resources: null }], affinity: null }, { status: { conditions: [{ type: 'PodScheduled', status: 'False', lastProbeTime: null }] } }) },
     { name: 'a pod with no spec at all', object: { kind: 'Pod', metadata: { name: 'web-0' } } },
     { name: 'a node with taints and allocatable', object: node({ taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }, { status: { allocatable: { cpu: '4', pods: '110' } } }) },
-    { name: 'a kind the engine does not read, whatever its shape', object: { kind: 'ConfigMap', metadata: { name: 'x' }, data: 'oops' } },
+    { name: 'a kind the engine does not read, whatever its shape', object: { kind: 'Service', metadata: { name: 'x' }, spec: 'oops' } },
+    { name: "cluster-autoscaler's status ConfigMap", object: { kind: 'ConfigMap', metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' }, data: { status: 'autoscalerStatus: Running\n' } } },
     { name: 'an events.k8s.io event', object: { apiVersion: 'events.k8s.io/v1', kind: 'Event', note: 'pulling', regarding: { kind: 'Pod', name: 'web-0' }, series: { count: 2 } } },
   ])('$name', ({ object }) => {
     expect(problem(object)).toBeUndefined();

@@ -77,6 +77,16 @@ function storyOf(e: ClusterEvent): AutoscalerStory | undefined {
   return undefined;
 }
 
+/** Whether an autoscaler wrote the event (Karpenter's FailedScheduling shares the scheduler's reason). */
+export function isAutoscalerEvent(e: ClusterEvent): boolean {
+  return storyOf(e) !== undefined;
+}
+
+/** Whether cluster-autoscaler wrote the event (its status ConfigMap is then worth reading). */
+export function isClusterAutoscalerEvent(e: ClusterEvent): boolean {
+  return storyOf(e)?.autoscaler === 'cluster-autoscaler';
+}
+
 /** The newest thing an autoscaler said about the pod, from its events; undefined when none did. */
 export function autoscalerStory(podEvents: readonly ClusterEvent[]): AutoscalerStory | undefined {
   let newest: AutoscalerStory | undefined;

@@ -6,6 +6,7 @@ import type { ClusterEvent } from '../../snapshot/types.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { boundLines } from './bound.js';
+import { reconciliationLines, statusLines, waitingLines } from '../../messages/scaleUp.js';
 
 function eventLine(e: ClusterEvent): string {
   const when = e.time !== undefined ? new Date(e.time).toISOString() : 'unknown time';
@@ -42,6 +43,15 @@ export function stageLines(d: Diagnosis, colors: Palette): string[] {
       out.push(colors.bold(escapeTerminal(`Events on ${s.owner.kind}/${s.owner.name}`)), ...s.failures.slice(-5).map(eventLine));
       break;
     case 'Unschedulable':
+      if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
+      if (s.autoscalerStatus) out.push(colors.bold('Autoscaler'), ...statusLines(s.autoscalerStatus).map((l) => escapeTerminal(`  ${l}`)));
+      break;
+    case 'WaitingForScaleUp':
+      out.push(colors.bold('Autoscaler'), ...[...waitingLines(s), ...statusLines(s.autoscalerStatus)].map((l) => escapeTerminal(`  ${l}`)));
+      if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
+      break;
+    case 'ScaleUpNotPossible':
+      out.push(colors.bold('Autoscaler'), ...[...reconciliationLines(s), ...statusLines(s.autoscalerStatus, s.cause === 'backoff' ? s.backedOff : [])].map((l) => escapeTerminal(`  ${l}`)));
       if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
       break;
     case 'PreemptionPending':

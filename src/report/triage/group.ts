@@ -47,9 +47,15 @@ function causeOf(d: Diagnosis): TriageCause {
       return { stage: s.stage, reason: 'admission', key: `${s.owner.kind}/${s.owner.name}` };
     case 'NotPending':
       return { stage: s.stage, reason: s.phase, key: s.reason ?? '' };
-    case 'Unschedulable':
+    case 'WaitingForScaleUp':
       // Waiting for nodes an autoscaler is adding is its own cause: it will pass by itself.
-      if (s.autoscaler?.state === 'scaleUpTriggered') return { stage: s.stage, reason: 'waitingForScaleUp', key: s.autoscaler.autoscaler };
+      return { stage: s.stage, reason: 'waitingForScaleUp', key: s.autoscaler.autoscaler };
+    case 'ScaleUpNotPossible':
+      // A failed scale-up: the groups backed off. A refusal: what keeps the pod off the existing
+      // nodes (below); the stage in the group's identity keeps it apart from plain Unschedulable.
+      if (s.cause === 'backoff') return { stage: s.stage, reason: 'scaleUpBackoff', key: `${s.autoscaler.autoscaler}:${s.backedOff.map((g) => g.name).sort().join(',')}` };
+      break;
+    case 'Unschedulable':
       break;
   }
   if (d.counts.fitting > 0) return { stage: s.stage, reason: 'fitsSomewhere', key: '' };

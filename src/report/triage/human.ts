@@ -27,7 +27,8 @@ function podsText(g: TriageGroupV1, allNamespaces: boolean): string {
 
 function causeWords(g: TriageGroupV1): string {
   if (g.cause.plugin) return `, ${g.cause.plugin}`;
-  return g.cause.reason === 'waitingForScaleUp' ? `, waiting for ${g.cause.key}'s scale-up` : '';
+  if (g.cause.reason === 'waitingForScaleUp') return `, waiting for ${g.cause.key}'s scale-up`;
+  return g.cause.reason === 'scaleUpBackoff' ? `, ${g.cause.key.split(':')[0] ?? ''}'s scale-up backed off` : '';
 }
 
 export function reportTriageHuman(t: TriageV1, out: Writer): void {

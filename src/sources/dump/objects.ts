@@ -1,7 +1,7 @@
 // Flattens parsed documents (Lists, typed lists like PodList, single objects) into objects with
 // a kind; collect.ts sorts them into the snapshot's collections.
 import type { CoreV1Event, EventsV1Event, V1ObjectReference } from '@kubernetes/client-node';
-import { collectionOfKind, toTime, type ClusterEvent, type CollectionName } from '../../snapshot/types.js';
+import { apiResources, collectionOfKind, toTime, type ClusterEvent, type CollectionName } from '../../snapshot/types.js';
 import { InputError } from '../../errors.js';
 import { collectionOfItemKind } from './captured.js';
 import { validateObject } from './validate.js';
@@ -132,6 +132,10 @@ export function sortObject({ object, where }: Located): { collection: Collection
   if (!isObject(metadata) || typeof metadata['name'] !== 'string') {
     throw new InputError(`${where}: ${kind} has no metadata.name`);
   }
+  // A collection of one named object (cluster-autoscaler's status ConfigMap): every other
+  // object of the kind is dropped here, unread and unchecked, so its data never goes further.
+  const only = apiResources[collection].only;
+  if (only && (metadata['name'] !== only.name || (metadata['namespace'] ?? 'default') !== only.namespace)) return undefined;
   validateObject(object, where);
   return { collection, value: object };
 }

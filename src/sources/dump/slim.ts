@@ -4,7 +4,8 @@
 //   metadata.managedFields   except, for Pods, the entries' record of who wrote a container's
 //                            requests (resources/origins.ts tells defaulted requests by it);
 //   Node status.images       every image on the node, often the largest part of a Node;
-//   containers' env, envFrom, command, args, probes and lifecycle hooks.
+//   containers' env, envFrom, command, args, probes and lifecycle hooks;
+//   a ConfigMap's data but its `status` key (only cluster-autoscaler's status is kept).
 // Annotations stay: the engine reads several (kubernetes.io/limit-ranger among them).
 
 const unreadContainerFields = ['env', 'envFrom', 'command', 'args', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
@@ -40,6 +41,13 @@ export function slim(kind: string, object: Record<string, unknown>): void {
   if (isObject(metadata) && Array.isArray(metadata['managedFields'])) {
     if (kind === 'Pod') metadata['managedFields'] = metadata['managedFields'].map(requestsWritten);
     else delete metadata['managedFields'];
+  }
+  // Of cluster-autoscaler's status ConfigMap, only the `status` key is read (objects.ts drops
+  // every other ConfigMap); other keys and binaryData are dropped unread.
+  if (kind === 'ConfigMap') {
+    const data = object['data'];
+    object['data'] = isObject(data) && data['status'] !== undefined ? { status: data['status'] } : {};
+    delete object['binaryData'];
   }
   if (kind === 'Node') {
     const status = object['status'];

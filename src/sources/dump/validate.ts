@@ -257,6 +257,9 @@ const resourceSlice = object({
   }),
 });
 
+// cluster-autoscaler's status ConfigMap (engine/story/autoscalerStatus.ts reads data.status).
+const configMap = object({ metadata, data: object({ status: string }) });
+
 const shapes: Record<string, Shape> = {
   Pod: pod,
   Node: node,
@@ -278,6 +281,7 @@ const shapes: Record<string, Shape> = {
   ResourceClaim: resourceClaim,
   DeviceClass: deviceClass,
   ResourceSlice: resourceSlice,
+  ConfigMap: configMap,
 };
 
 interface Problem {

@@ -10,7 +10,8 @@
 //   env, commands, probes, images, mounts and the like go; so do volumes that no volume filter
 //   counts (configMap, secret, projected, emptyDir, downwardAPI: never a disk, a claim or an
 //   attachable volume), and the pod's DNS, service account and security settings.
-import type { V1Container, V1ContainerStatus, V1Node, V1Pod, V1Volume } from '@kubernetes/client-node';
+// - cluster-autoscaler's status ConfigMap (one GET, fetch.ts): its name, namespace and `status` key.
+import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1Pod, V1Volume } from '@kubernetes/client-node';
 
 function compactContainer(container: V1Container): V1Container {
   const { name, resources, ports, restartPolicy, resizePolicy } = container;
@@ -60,4 +61,13 @@ export function compactNeighbour(pod: V1Pod): V1Pod {
 export function compactNode(node: V1Node): V1Node {
   if (node.status) delete node.status.images;
   return node;
+}
+
+/** cluster-autoscaler's status ConfigMap as the engine reads it: its identity and the `status` key, nothing else. */
+export function statusOnly(c: V1ConfigMap): V1ConfigMap {
+  const status = c.data?.['status'];
+  return {
+    metadata: { name: c.metadata?.name ?? '', namespace: c.metadata?.namespace ?? '', ...(c.metadata?.resourceVersion ? { resourceVersion: c.metadata.resourceVersion } : {}) },
+    data: status !== undefined ? { status } : {},
+  };
 }

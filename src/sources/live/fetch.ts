@@ -11,15 +11,19 @@
 //      otherwise; pods that the pod's affinity and spread selectors count; users of its
 //      ReadWriteOncePod claims; the claims and volumes of candidates' pods when volume limits
 //      apply. A pod whose every node fails on node objects alone costs no pod read at all;
+//   3b. when cluster-autoscaler wrote about the pod (TriggeredScaleUp, NotTriggerScaleUp): its
+//      status ConfigMap, one GET of kube-system/cluster-autoscaler-status (404: no status; 403:
+//      a gap), of which only the `status` key is kept;
 //   4. a pending preemption: the nominated node's pods, and the PodDisruptionBudgets of the
 //      namespaces of its lower-priority pods; a pod never admitted: the owner that reports it,
 //      the namespace's quotas and LimitRanges (the refusal's arithmetic).
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
-import type { V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { judgedStages } from '../../engine/diagnosis.js';
 import { eventsAbout, type ObjectRef } from '../../engine/events.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { decideStage } from '../../engine/stage.js';
+import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
 import { parseQuery, resolve } from '../../engine/target.js';
 import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
 import { ruleSet } from '../../plugins.js';
@@ -27,7 +31,7 @@ import { emptyCollections, type CollectionName, type Collections, type Gap, type
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
-import { compactNeighbour, compactNode } from './compact.js';
+import { compactNeighbour, compactNode, statusOnly } from './compact.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
@@ -404,8 +408,10 @@ class LiveReader {
     if (!pending) return;
     const snapshot = this.snapshot();
     const ref: ObjectRef = { kind: 'Pod', namespace: ns, name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
-    const { stage } = decideStage(snapshot, pod, eventsAbout(snapshot, ref));
+    const podEvents = eventsAbout(snapshot, ref);
+    const { stage } = decideStage(snapshot, pod, podEvents);
     if (!judgedStages.has(stage)) return;
+    if (podEvents.some(isClusterAutoscalerEvent)) await this.autoscalerStatus();
     await Promise.all([nodeName ? this.listNodes() : undefined, stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined]);
     const podsRead = await this.podsThatMatter(pod);
     if (stage === 'PreemptionPending') await this.nominatedNode(pod, podsRead);
@@ -501,6 +507,19 @@ class LiveReader {
   }
 
   // --- stage 3: only what the remaining questions need ---
+
+  /**
+   * cluster-autoscaler spoke about the pod: its status ConfigMap, with one GET of that object
+   * (a 404 is no status, not a gap; a 403 is a gap). Only its `status` key is kept.
+   */
+  private async autoscalerStatus(): Promise<void> {
+    const r = resources.clusterAutoscalerStatus;
+    if (!r.only || this.objects.clusterAutoscalerStatus.length > 0) return;
+    const what = `reading cluster-autoscaler's status ${r.only.namespace}/${r.only.name}`;
+    this.progress(what);
+    const found = await this.guarded(r, 'get', r.only.namespace, what, () => this.transport.get({ path: pathOf(r, r.only?.namespace, r.only?.name), what }));
+    if (found) this.add('clusterAutoscalerStatus', [statusOnly(found as V1ConfigMap)]);
+  }
 
   /** NoScheduler: has the pod's scheduler written anything anywhere? One event is enough. */
   private async schedulerActivity(pod: V1Pod): Promise<void> {

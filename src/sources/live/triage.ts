@@ -1,14 +1,17 @@
 // The live read for a triage (no pod name: -n alone, -A, -l): every pending pod of the scope,
 // then, once for all of them, what their diagnoses read: the nodes, every non-terminal pod
 // bound to a node (requests, ports, affinity and spread counts), the events of the scope,
-// the owners, policies, claims and volumes of the namespaces holding pending pods. Per pod
+// the owners, policies, claims and volumes of the namespaces holding pending pods, and
+// cluster-autoscaler's status ConfigMap when it wrote about any of them. Per pod
 // reads would be hundreds of requests at incident time; a few paged LISTs are not. GET only.
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
+import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
 import type { TriageScope } from '../../engine/triage.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { emptyCollections, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { LiveConfig } from './config.js';
+import { statusOnly } from './compact.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport } from './transport.js';
@@ -35,6 +38,20 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
       if (error.status === 403) gaps.push({ collection: r.collection, cause: 'forbidden', permission: { verb: 'list', resource: rbacName(r), scope: scopeOf(r, namespace) } });
       else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
       return undefined;
+    }
+  };
+  const autoscalerStatus = async (): Promise<void> => {
+    const r = resources.clusterAutoscalerStatus;
+    if (!r.only) return;
+    const what = `reading cluster-autoscaler's status ${r.only.namespace}/${r.only.name}`;
+    progress(what);
+    try {
+      objects.clusterAutoscalerStatus.push(statusOnly((await transport.get({ path: pathOf(r, r.only.namespace, r.only.name), what })) as V1ConfigMap));
+    } catch (error) {
+      if (!(error instanceof ApiStatusError)) throw error;
+      if (error.status === 404) return;
+      if (error.status === 403) gaps.push({ collection: r.collection, cause: 'forbidden', permission: { verb: 'get', resource: rbacName(r), scope: scopeOf(r, r.only.namespace) } });
+      else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
     }
   };
   const fill = async (collection: Exclude<CollectionName, 'events' | 'pods'>, namespace: string | undefined): Promise<void> => {
@@ -84,6 +101,8 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
       ...namespaces.flatMap((ns) => perNamespace.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, ns))),
       ...clusterWide.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, undefined)),
     ]);
+    // cluster-autoscaler spoke about some pod: its status ConfigMap, one GET (404: none, no gap).
+    if (objects.events.some(isClusterAutoscalerEvent)) await autoscalerStatus();
     return done();
   } finally {
     transport.close();

@@ -45,6 +45,9 @@ export async function writeDumpDir(c: TestCluster, dir: string): Promise<string>
     const { stdout } = await c.kubectl(['get', kind, '-A', '-o', 'yaml']);
     writeFileSync(join(dir, `${kind}.yaml`), stdout);
   }));
+  // The README's capture of cluster-autoscaler's status: that ConfigMap only (an empty list when none).
+  const { stdout } = await c.kubectl(['get', 'configmaps', '-n', 'kube-system', '--field-selector', 'metadata.name=cluster-autoscaler-status', '-o', 'yaml']);
+  writeFileSync(join(dir, 'configmaps.yaml'), stdout);
   return dir;
 }
 

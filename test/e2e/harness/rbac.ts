@@ -12,11 +12,12 @@ export const READ_ONLY_VERBS = ['get', 'list', 'watch'];
 export interface Rule {
   apiGroups: string[];
   resources: string[];
+  resourceNames?: string[];
   verbs: string[];
 }
 
 /** What the README says a reader needs: the rules of its ClusterRole and of its Role. */
-export function readmeRoles(readme = join(import.meta.dirname, '..', '..', '..', 'README.md')): { clusterRole: Rule[]; role: Rule[] } {
+export function readmeRoles(readme = join(import.meta.dirname, '..', '..', '..', 'README.md')): { clusterRole: Rule[]; role: Rule[]; autoscalerStatusRole: Rule[] } {
   const text = readFileSync(readme, 'utf8');
   const blocks = [...text.matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   const docs = blocks.flatMap((b) => parseAllDocuments(b).map((d) => d.toJS() as { kind?: string; rules?: Rule[] } | null));
@@ -25,11 +26,17 @@ export function readmeRoles(readme = join(import.meta.dirname, '..', '..', '..',
     if (!found?.rules) throw new Error(`${readme}: no ${kind} with rules in a yaml block (the Permissions section's minimal roles)`);
     return found.rules;
   };
-  return { clusterRole: rules('ClusterRole'), role: rules('Role') };
+  const named = (name: string) => {
+    const found = docs.find((d) => d?.kind === 'Role' && (d as { metadata?: { name?: string } }).metadata?.name === name && Array.isArray(d.rules));
+    if (!found?.rules) throw new Error(`${readme}: no Role ${name} with rules in a yaml block (the Permissions section)`);
+    return found.rules;
+  };
+  return { clusterRole: rules('ClusterRole'), role: rules('Role'), autoscalerStatusRole: named(AUTOSCALER_STATUS_ROLE) };
 }
 
 const FULL_ROLE = 'why-pending-reader';
 const NAMESPACE_ROLE = 'why-pending-namespace-reader';
+const AUTOSCALER_STATUS_ROLE = 'why-pending-autoscaler-status';
 
 const subject = (user: string) => ({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user });
 
@@ -42,6 +49,20 @@ export function fullReadObjects(users: string[]): Obj[] {
       kind: 'ClusterRoleBinding',
       metadata: { name: `${FULL_ROLE}-${u}` },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: FULL_ROLE },
+      subjects: [subject(u)],
+    })),
+  ];
+}
+
+/** The README's Role for cluster-autoscaler's status ConfigMap, in kube-system, and a RoleBinding there for each of `users`. */
+export function autoscalerStatusObjects(users: string[]): Obj[] {
+  return [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: AUTOSCALER_STATUS_ROLE, namespace: 'kube-system' }, rules: readmeRoles().autoscalerStatusRole },
+    ...users.map((u) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: `${AUTOSCALER_STATUS_ROLE}-${u}`, namespace: 'kube-system' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: AUTOSCALER_STATUS_ROLE },
       subjects: [subject(u)],
     })),
   ];

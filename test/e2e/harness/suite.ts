@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { startTestCluster, type TestCluster, type UserSpec } from './index.js';
 import { BYSTANDER, writeDumpDir } from './probe.js';
-import { READ_ONLY_VERBS, WRITE_PROBES, allowed, fullReadObjects } from './rbac.js';
+import { READ_ONLY_VERBS, WRITE_PROBES, allowed, autoscalerStatusObjects, fullReadObjects, readmeRoles } from './rbac.js';
 import type { DiagnosisJson } from './why-pending.js';
 
 /** The user of every full-permission why-pending run: bound to the read-only ClusterRole. */
@@ -33,7 +33,9 @@ export async function startE2eCluster(opts: ClusterOptions = {}): Promise<TestCl
   const users = [{ name: VIEWER }, ...(opts.users ?? [])];
   const c = await startTestCluster({ users, log: (m) => console.log(`[controlplane] ${m}`) });
   try {
-    await c.apply([...fullReadObjects([VIEWER]), BYSTANDER]);
+    // The full reader: the README's ClusterRole and its Role for cluster-autoscaler's status.
+    expectReadOnlyRules(readmeRoles().autoscalerStatusRole);
+    await c.apply([...fullReadObjects([VIEWER]), ...autoscalerStatusObjects([VIEWER]), BYSTANDER]);
     for (const u of users) await expectNoWrites(c, u.name);
     return c;
   } catch (e) {

@@ -72,8 +72,26 @@ describe('copies of one dump are read once', () => {
 /** One object of every kind the snapshot holds. */
 function objectOf(kind: string): Record<string, unknown> {
   if (kind === 'Event') return { apiVersion: 'v1', kind, metadata: { name: 'e', namespace: 'shop' }, involvedObject: { kind: 'Pod', name: 'web-0', namespace: 'shop' }, reason: 'Scheduled', message: 'ok' };
+  // The one ConfigMap read is cluster-autoscaler's status; any other is dropped unread.
+  if (kind === 'ConfigMap') return { apiVersion: 'v1', kind, metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' }, data: { status: 'autoscalerStatus: Running\n' } };
   return { apiVersion: 'v1', kind, metadata: { name: `a-${kind.toLowerCase()}`, namespace: 'shop' } };
 }
+
+describe("of ConfigMaps, only cluster-autoscaler's status and its status key are kept", () => {
+  it('drops every other ConfigMap unread, whatever its shape, and every other key', async () => {
+    const items = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app-secrets-ish', namespace: 'shop' }, data: { password: 'hunter2' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-autoscaler-status', namespace: 'shop' }, data: 'not even a map' },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' }, data: { status: 'autoscalerStatus: Running\n', other: 'dropped' }, binaryData: { b: 'AA==' } },
+    ];
+    const dir = dumpFolder({ 'dump.yaml': stringify({ apiVersion: 'v1', kind: 'List', items }) });
+    const snapshot = await readDump(dir, stdin());
+    expect(snapshot.objects.clusterAutoscalerStatus).toHaveLength(1);
+    expect(snapshot.objects.clusterAutoscalerStatus[0]?.data).toEqual({ status: 'autoscalerStatus: Running\n' });
+    expect(JSON.stringify(snapshot)).not.toContain('hunter2');
+    expect(snapshot.gaps.map((g) => g.collection)).not.toContain('clusterAutoscalerStatus');
+  });
+});
 
 describe('every collection the dump does not hold is a gap', () => {
   const allKinds = ['Event', ...Object.keys(collectionOfKind)];
@@ -81,7 +99,7 @@ describe('every collection the dump does not hold is a gap', () => {
     { name: 'nodes and pods only: every other collection', kinds: ['Node', 'Pod'], present: ['nodes', 'pods'] },
     { name: 'a lone pod: everything but pods', kinds: ['Pod'], present: ['pods'] },
     { name: 'one object of every kind: no gap', kinds: allKinds, present: [...collectionNames] },
-    { name: 'only kinds the engine does not read: every collection', kinds: ['ConfigMap', 'Service'], present: [] },
+    { name: 'only kinds the engine does not read: every collection', kinds: ['Service'], present: [] },
   ])('$name', async ({ kinds, present }) => {
     const dir = dumpFolder({ 'dump.yaml': stringify({ apiVersion: 'v1', kind: 'List', items: kinds.map(objectOf) }) });
     const snapshot = await readDump(dir, stdin());

@@ -452,3 +452,62 @@ describe('questions only some stages ask', () => {
     expect(diagnose(ruleSet, snapshot, { namespace: ns, name: 'deploy/wepp' })).toMatchObject({ kind: 'notFound', suggestions: ['webb'] });
   });
 });
+
+describe("cluster-autoscaler's status ConfigMap", () => {
+  const statusPath = '/api/v1/namespaces/kube-system/configmaps/cluster-autoscaler-status';
+  const statusText = 'time: 2025-01-01 00:00:05 +0000 UTC\nautoscalerStatus: Running\nclusterWide:\n  health:\n    status: Healthy\nnodeGroups:\n- name: ng-a\n  scaleUp:\n    status: InProgress\n';
+  /** The tainted case, with cluster-autoscaler's TriggeredScaleUp on the pod (its format: story/autoscaler.ts). */
+  function scalingCase(withStatus: boolean): Objects {
+    const objects = taintedCase();
+    const uid = pendingPod().metadata!.uid!;
+    objects['events'] = [...(objects['events'] ?? []), { ...event('ca', { kind: 'Pod', name: 'web-0', uid }, 'TriggeredScaleUp', 'pod triggered scale-up: [{ng-a 1->3 (max: 10)}]', 'cluster-autoscaler'), type: 'Normal' }];
+    objects['configmaps'] = [
+      { metadata: { name: 'other', namespace: 'kube-system' }, data: { token: 'never-read' } },
+      ...(withStatus ? [{ metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system', resourceVersion: '7' }, data: { status: statusText, extra: 'dropped' } }] : []),
+    ];
+    return objects;
+  }
+
+  it('is one GET of that object when cluster-autoscaler spoke, kept to its status key', async () => {
+    const server = await cluster(scalingCase(true));
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).filter((p) => p.includes('configmaps'))).toEqual([statusPath]);
+    expect(snapshot.objects.clusterAutoscalerStatus).toEqual([{ metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system', resourceVersion: '7' }, data: { status: statusText } }]);
+    expect(JSON.stringify(snapshot)).not.toContain('never-read');
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error(outcome.kind);
+    expect(outcome.diagnosis.stageDetail).toMatchObject({ stage: 'WaitingForScaleUp', confirmedBy: 'statusConfigMap', autoscalerStatus: { read: 'found', groups: [{ name: 'ng-a', scaleUp: 'InProgress' }] } });
+    expectValidDiagnosis(JSON.parse(JSON.stringify(present(outcome.diagnosis))));
+  });
+
+  it('not there (404): read, absent, and no gap', async () => {
+    const server = await cluster(scalingCase(false));
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(snapshot.gaps).toEqual([]);
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error(outcome.kind);
+    expect(outcome.diagnosis.stageDetail).toMatchObject({ stage: 'WaitingForScaleUp', confirmedBy: 'event', autoscalerStatus: { read: 'absent' } });
+    expect(outcome.diagnosis.gaps).toEqual([]);
+  });
+
+  it('refused (403): a gap naming the permission, the stage from the events', async () => {
+    const server = await cluster(scalingCase(true), [statusPath]);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    const gap = { collection: 'clusterAutoscalerStatus', cause: 'forbidden', permission: { verb: 'get', resource: 'configmaps', scope: 'namespace kube-system' } };
+    expect(snapshot.gaps).toEqual([gap]);
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error(outcome.kind);
+    expect(outcome.diagnosis.stage).toBe('WaitingForScaleUp');
+    expect(outcome.diagnosis.gaps).toEqual([gap]);
+    // The status is no input of the replay: the scheduler's agreement is not made partial by it.
+    expect(outcome.diagnosis.scheduler.likelyCauses).not.toContain('partialData');
+  });
+
+  it('is not read when no cluster-autoscaler event speaks of the pod', async () => {
+    const objects = scalingCase(true);
+    objects['events'] = taintedCase()['events'];
+    const server = await cluster(objects);
+    await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).filter((p) => p.includes('configmaps'))).toEqual([]);
+  });
+});
