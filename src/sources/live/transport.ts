@@ -13,7 +13,6 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { createGunzip } from 'node:zlib';
-import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterError } from '../../errors.js';
 import type { LiveConfig } from './config.js';
 import {
@@ -27,6 +26,7 @@ import {
   unauthorized,
   type FaultContext,
 } from './errors.js';
+import { Kubeconfig } from './kubeconfig.js';
 import { Limiter } from './limit.js';
 import { withoutArrayMembers } from './unread-members.js';
 import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
@@ -192,7 +192,7 @@ export class Transport {
   readonly sent: SentRequest[] = [];
   private readonly base: URL;
   private readonly https: boolean;
-  private readonly auth: KubeConfig;
+  private readonly auth: Kubeconfig;
   private readonly proxy: ProxyChoice | undefined;
   private readonly limiter: Limiter;
   private readonly agents = new Map<string, http.Agent>();
@@ -219,14 +219,12 @@ export class Transport {
     // setting means nothing, so its credential logic gets a copy where it is off.
     this.auth = config.kubeConfig;
     if (!this.https && !cluster.skipTLSVerify) {
-      const copy = new KubeConfig();
-      copy.loadFromOptions({
+      this.auth = new Kubeconfig({
         clusters: [{ ...cluster, skipTLSVerify: true }],
         users: config.kubeConfig.getUsers(),
         contexts: config.kubeConfig.getContexts(),
         currentContext: config.kubeConfig.getCurrentContext(),
       });
-      this.auth = copy;
     }
     this.limiter = new Limiter(this.options.concurrency);
   }
