@@ -277,10 +277,11 @@ export class Transport {
    * items), so the server serves it while this page is still arriving and being parsed. `keep`
    * filters and `reduce` cuts each item, page by page, so that what is not needed is not held.
    * managedFields (and the `dropArrays` members) are cut from the page's bytes before it is parsed.
+   * `prefetch: false` asks for the next page only once this one is absorbed (several lists at once).
    */
   async list<T>(
     request: GetRequest,
-    options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void; dropArrays?: readonly string[] } = {},
+    options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void; dropArrays?: readonly string[]; prefetch?: boolean } = {},
   ): Promise<T[]> {
     const out: T[] = [];
     const absorb = (page: ListPage) => {
@@ -315,7 +316,7 @@ export class Transport {
     };
     let current = fetchPage(undefined);
     for (;;) {
-      const upcoming = current.next.then((token) => (token ? fetchPage(token) : undefined));
+      const upcoming = options.prefetch === false ? Promise.resolve(undefined) : current.next.then((token) => (token ? fetchPage(token) : undefined));
       let page: ListPage;
       try {
         page = await current.page;
@@ -329,7 +330,8 @@ export class Transport {
         return out;
       }
       absorb(page);
-      const following = await upcoming;
+      const token = page.metadata?.continue;
+      const following = options.prefetch === false ? (token ? fetchPage(token) : undefined) : await upcoming;
       if (!following) return out;
       current = following;
     }
