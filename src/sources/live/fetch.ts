@@ -575,7 +575,8 @@ class LiveReader {
       const worker = async (): Promise<void> => {
         for (let ns = todo.shift(); ns !== undefined && !failed; ns = todo.shift()) {
           try {
-            read.push(...(await this.transport.list<V1Pod>({ path: pathOf(r, ns), query, what: `listing pods in namespace ${ns}` }, { keep, reduce: compactNeighbour, prefetch: false })));
+            const pods = await this.transport.list<V1Pod>({ path: pathOf(r, ns), query, what: `listing pods in namespace ${ns}` }, { keep, reduce: compactNeighbour, prefetch: false });
+            for (const p of pods) read.push(p); // not push(...pods): a namespace may hold more pods than a call takes arguments
           } catch (error) {
             if (!(error instanceof ApiStatusError)) throw error;
             failed = true;
