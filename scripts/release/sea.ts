@@ -19,7 +19,8 @@ export function seaBlob(hostNode: string, script: string, blob: string): void {
   const dir = path.dirname(script);
   if (path.dirname(blob) !== dir) throw new Error(`the SEA blob ${blob} must be written beside ${script}`);
   const config = `${path.basename(blob)}.json`;
-  const settings = { main: path.basename(script), output: path.basename(blob), disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false };
+  // execArgv: the young generation bin/kubectl-why_pending asks for (see there).
+  const settings = { main: path.basename(script), output: path.basename(blob), disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, execArgv: ['--max-semi-space-size=16'] };
   writeFileSync(path.join(dir, config), JSON.stringify(settings, null, 2));
   execFileSync(hostNode, ['--experimental-sea-config', config], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
 }

@@ -8,8 +8,9 @@ import { exitCodes } from './exit-codes.js';
 import { checkNodeVersion } from './node-version.js';
 
 // Node keeps the compiled code of the modules it loads on disk (os.tmpdir()), so that later
-// runs skip compiling them: most of start-up is compiling @kubernetes/client-node, of which a
-// live read uses little (BENCHMARKS.md). Best effort: a read-only disk only means no cache.
+// runs skip compiling them (about a fifth of loading; @kubernetes/client-node, once most of it,
+// is no longer loaded by a live read: sources/live/kubeconfig.ts). Best effort: a read-only
+// disk only means no cache.
 module.enableCompileCache?.();
 
 const tooOld = checkNodeVersion(process.version);

@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
   },
 });
 const cli = args.cli ? path.resolve(args.cli) : path.join(repo, 'dist', 'cli', 'main.js');
+const launcher = path.join(repo, 'bin', 'kubectl-why_pending');
 const nodes = Number(args.nodes);
 const pods = Number(args.pods);
 const runs = Number(args.runs);
@@ -149,7 +150,12 @@ try {
   const runCase = async (k: BenchCase): Promise<CaseRun> => {
     const name = (k.pod['metadata'] as { name: string }).name;
     const mark = c.audit.mark();
-    const m = await measure(node, [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : []), cli, name, '-n', BENCH_NAMESPACE, '-o', 'json'], env, true);
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : [];
+    const query = [name, '-n', BENCH_NAMESPACE, '-o', 'json'];
+    // This build runs as kubectl runs it, through bin/kubectl-why_pending (its node flags included).
+    const m = args.cli
+      ? await measure(node, [...profile, cli, ...query], env, true)
+      : await measure(launcher, query, profile.length > 0 ? { ...env, NODE_OPTIONS: profile.join(' ') } : env, true);
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
     const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null } };
     const expected = k.byFirstPlugin({ nodes, tainted: taintedCount, candidates: candidateCount });
@@ -229,7 +235,7 @@ try {
       '<!-- bench:live start: written by `npm run bench:live`; the text outside these marks is kept -->',
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
-      'Each case runs `kubectl why-pending <pod> -n bench -o json` as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler).',
+      'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler).',
       'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
       table,

@@ -12,16 +12,17 @@
 // - Flags override as clientcmd's ConfigOverrides do.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import type { Cluster, Context, User } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { ClusterError, UsageError } from '../../errors.js';
 import type { LiveOptions } from './flags.js';
+import { Kubeconfig } from './kubeconfig.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface LiveConfig {
   /** Holds exactly one context, cluster and user: the effective ones, overrides applied. */
-  kubeConfig: KubeConfig;
+  kubeConfig: Kubeconfig;
   namespace: string;
   /** One line naming the context, server and user, for messages and the report. Never a secret. */
   describe: string;
@@ -375,11 +376,10 @@ export function loadConfig(options: LiveOptions, env: Env): LiveConfig {
   const cluster = chooseCluster(merged, options, context);
   const user = chooseUser(merged, options, context);
   const as = impersonation(options, user.raw);
-  // client-node gets exactly one context, cluster and user: the effective ones.
+  // Exactly one context, cluster and user: the effective ones.
   const names = { cluster: cluster.name ?? 'why-pending', user: user.name ?? 'why-pending', context: context.name ?? 'why-pending' };
   const namespace = str(context.raw, 'namespace');
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
+  const kubeConfig = new Kubeconfig({
     clusters: [clientCluster(names.cluster, cluster.raw, cluster.server)],
     users: [clientUser(names.user, user.raw)],
     contexts: [{ name: names.context, cluster: names.cluster, user: names.user, ...(namespace ? { namespace } : {}) } satisfies Context],

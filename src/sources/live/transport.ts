@@ -13,7 +13,6 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { createGunzip } from 'node:zlib';
-import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterError } from '../../errors.js';
 import type { LiveConfig } from './config.js';
 import {
@@ -27,6 +26,7 @@ import {
   unauthorized,
   type FaultContext,
 } from './errors.js';
+import { Kubeconfig } from './kubeconfig.js';
 import { Limiter } from './limit.js';
 import { withoutArrayMembers } from './unread-members.js';
 import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
@@ -192,7 +192,7 @@ export class Transport {
   readonly sent: SentRequest[] = [];
   private readonly base: URL;
   private readonly https: boolean;
-  private readonly auth: KubeConfig;
+  private readonly auth: Kubeconfig;
   private readonly proxy: ProxyChoice | undefined;
   private readonly limiter: Limiter;
   private readonly agents = new Map<string, http.Agent>();
@@ -219,14 +219,12 @@ export class Transport {
     // setting means nothing, so its credential logic gets a copy where it is off.
     this.auth = config.kubeConfig;
     if (!this.https && !cluster.skipTLSVerify) {
-      const copy = new KubeConfig();
-      copy.loadFromOptions({
+      this.auth = new Kubeconfig({
         clusters: [{ ...cluster, skipTLSVerify: true }],
         users: config.kubeConfig.getUsers(),
         contexts: config.kubeConfig.getContexts(),
         currentContext: config.kubeConfig.getCurrentContext(),
       });
-      this.auth = copy;
     }
     this.limiter = new Limiter(this.options.concurrency);
   }
@@ -279,10 +277,11 @@ export class Transport {
    * items), so the server serves it while this page is still arriving and being parsed. `keep`
    * filters and `reduce` cuts each item, page by page, so that what is not needed is not held.
    * managedFields (and the `dropArrays` members) are cut from the page's bytes before it is parsed.
+   * `prefetch: false` asks for the next page only once this one is absorbed (several lists at once).
    */
   async list<T>(
     request: GetRequest,
-    options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void; dropArrays?: readonly string[] } = {},
+    options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void; dropArrays?: readonly string[]; prefetch?: boolean } = {},
   ): Promise<T[]> {
     const out: T[] = [];
     const absorb = (page: ListPage) => {
@@ -317,7 +316,7 @@ export class Transport {
     };
     let current = fetchPage(undefined);
     for (;;) {
-      const upcoming = current.next.then((token) => (token ? fetchPage(token) : undefined));
+      const upcoming = options.prefetch === false ? Promise.resolve(undefined) : current.next.then((token) => (token ? fetchPage(token) : undefined));
       let page: ListPage;
       try {
         page = await current.page;
@@ -331,7 +330,8 @@ export class Transport {
         return out;
       }
       absorb(page);
-      const following = await upcoming;
+      const token = page.metadata?.continue;
+      const following = options.prefetch === false ? (token ? fetchPage(token) : undefined) : await upcoming;
       if (!following) return out;
       current = following;
     }

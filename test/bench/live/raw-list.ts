@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 
-const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { rv0: { type: 'boolean', default: false }, protobuf: { type: 'boolean', default: false }, width: { type: 'string', default: '1' } } });
+const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { rv0: { type: 'boolean', default: false }, protobuf: { type: 'boolean', default: false }, width: { type: 'string', default: '1' }, exact: { type: 'string' } } });
 const [server, token, caFile, ...pathsGiven] = positionals;
 if (!server || !token || !caFile) throw new Error('usage: raw-list.ts [--rv0] [--protobuf] [--width N] SERVER TOKEN CAFILE [PATH...]');
 const paths = pathsGiven.length > 0 ? pathsGiven : ['/api/v1/pods'];
@@ -21,7 +21,7 @@ const agent = new https.Agent({ keepAlive: true, ca: readFileSync(caFile) });
 const accept = opts.protobuf ? 'application/vnd.kubernetes.protobuf' : 'application/json';
 
 function page(path: string, cont: string | undefined): Promise<{ next: string | undefined; bytes: number }> {
-  const query = new URLSearchParams({ limit: '500', ...(opts.rv0 ? { resourceVersion: '0' } : {}), ...(cont ? { continue: cont } : {}) });
+  const query = new URLSearchParams({ limit: '500', ...(opts.rv0 ? { resourceVersion: '0' } : {}), ...(opts.exact && !cont ? { resourceVersion: opts.exact, resourceVersionMatch: 'Exact' } : {}), ...(cont ? { continue: cont } : {}) });
   return new Promise((resolve, reject) => {
     const req = https.request(
       { host: base.hostname, port: base.port, path: `${path}?${query.toString()}`, agent, headers: { authorization: `Bearer ${token}`, accept, 'accept-encoding': 'gzip', 'user-agent': 'why-pending-bench-raw-list' } },

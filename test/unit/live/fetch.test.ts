@@ -169,6 +169,39 @@ describe('pods that can change a verdict', () => {
     expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
   });
 
+  it('above the per-node limit, with namespaces to list, reads each namespace\'s pods, a few at a time', async () => {
+    const objects = roomyCase();
+    objects['namespaces'] = [{ metadata: { name: 'other' } }, { metadata: { name: ns } }, { metadata: { name: 'empty' } }];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });
+    const podLists = paths(server).filter((p) => /^\/api\/v1\/(namespaces\/[^/]+\/)?pods\?/.test(p) && !p.includes('spec.nodeName='));
+    expect(podLists.sort()).toEqual([
+      '/api/v1/namespaces/empty/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+      '/api/v1/namespaces/other/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+      '/api/v1/namespaces/shop/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+    ]);
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
+    expect(snapshot.gaps).toEqual([]);
+  });
+
+  it('namespaces that cannot be listed: one paged read of every pod, and nothing missing', async () => {
+    const server = await cluster(roomyCase(), ['/api/v1/namespaces']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });
+    expect(paths(server).filter((p) => p.startsWith('/api/v1/pods'))).toEqual(['/api/v1/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500']);
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
+    expect(snapshot.gaps).toEqual([]);
+  });
+
+  it('a namespace whose pods cannot be read: one paged read of every pod instead, with its own answer', async () => {
+    const objects = roomyCase();
+    objects['namespaces'] = [{ metadata: { name: 'other' } }, { metadata: { name: ns } }];
+    const server = await cluster(objects, ['/api/v1/namespaces/other/pods']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });
+    expect(paths(server)).toContain('/api/v1/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500');
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
+    expect(snapshot.gaps).toEqual([]);
+  });
+
   it('reads the pods a spread constraint counts, wherever they run', async () => {
     const objects = roomyCase();
     const target = pendingPod();

@@ -128,6 +128,33 @@ describe('paged LISTs', () => {
     expect(finishedFirstAfterSecond).toEqual([true]);
   });
 
+  it('with prefetch off, asks for the next page only once the page before has ended', async () => {
+    let secondAsked: () => void = () => undefined;
+    const second = new Promise<void>((resolve) => (secondAsked = resolve));
+    const finishedFirstAfterSecond: boolean[] = [];
+    const server = await serve({
+      '/version': { major: '1' },
+      '/api/v1/nodes': (_req, res, seen) => {
+        if (seen.query.get('continue') === 'p2') {
+          secondAsked();
+          return json(res, 200, list([node('b')], 'NodeList'));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":"p2","remainingItemCount":1},"items":[');
+        const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300));
+        void Promise.race([second.then(() => true), timeout]).then((early) => {
+          finishedFirstAfterSecond.push(early);
+          res.end(`${JSON.stringify(node('a'))}]}`);
+        });
+      },
+    });
+    const { t } = transport(configFor(server.url));
+    await t.get({ path: '/version', what: 'warming up' });
+    const items = await t.list<{ metadata: { name: string } }>({ path: '/api/v1/nodes', what: 'listing nodes' }, { prefetch: false });
+    expect(items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
+    expect(finishedFirstAfterSecond).toEqual([false]);
+  });
+
   it('reads the continue token from the start of a list, or says it cannot', () => {
     expect(continueInHead('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"abc=","remainingItemCount":9},"items":[{"metadata":{')).toBe('abc=');
     expect(continueInHead('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[')).toBeUndefined();
