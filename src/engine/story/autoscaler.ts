@@ -18,6 +18,7 @@
 //   schedule on: nodeclaim/%s[, node/%s]"; FailedScheduling "Failed to schedule pod, %s" (the
 //   error: per NodePool, "incompatible with nodepool \"x\", ..." joined by "; ").
 import type { ClusterEvent } from '../../snapshot/types.js';
+import type { KarpenterReconciliation, NodeClaimProgress, NodePoolCheck } from '../karpenter/index.js';
 
 export interface ScaleUpGroup {
   group: string;
@@ -29,9 +30,22 @@ export interface ScaleUpGroup {
 export type AutoscalerStory =
   /** New nodes are coming for the pod: it waits for them. `since`: the event's time. */
   | { autoscaler: 'cluster-autoscaler'; state: 'scaleUpTriggered'; groups: ScaleUpGroup[]; since?: number; message: string }
-  | { autoscaler: 'karpenter'; state: 'scaleUpTriggered'; nodeClaim?: string; node?: string; since?: number; message: string }
-  /** The autoscaler looked and will add no node for it: its reasons, as it wrote them. */
-  | { autoscaler: 'cluster-autoscaler' | 'karpenter'; state: 'scaleUpNotPossible'; reasons: { count?: number; reason: string }[]; since?: number; message: string };
+  /** `claim`: the NodeClaim named, as the input has it (engine/karpenter). */
+  | { autoscaler: 'karpenter'; state: 'scaleUpTriggered'; nodeClaim?: string; node?: string; since?: number; message: string; claim?: NodeClaimProgress }
+  /**
+   * The autoscaler looked and will add no node for it: its reasons, as it wrote them. Karpenter's
+   * only, when its NodePools were read: each judged by our own replay, and how that squares with
+   * its reasons (engine/karpenter).
+   */
+  | {
+      autoscaler: 'cluster-autoscaler' | 'karpenter';
+      state: 'scaleUpNotPossible';
+      reasons: { count?: number; reason: string }[];
+      since?: number;
+      message: string;
+      nodePools?: NodePoolCheck[];
+      reconciliation?: KarpenterReconciliation;
+    };
 
 const triggered = /^pod triggered scale-up: \[(.*)\]$/s;
 const infoPattern = /\{(\S+) (\d+)->(\d+) \(max: (\d+)\)\}/g;

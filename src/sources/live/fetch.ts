@@ -404,9 +404,15 @@ class LiveReader {
     if (!pending) return;
     const snapshot = this.snapshot();
     const ref: ObjectRef = { kind: 'Pod', namespace: ns, name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
-    const { stage } = decideStage(snapshot, pod, eventsAbout(snapshot, ref));
+    const detail = decideStage(snapshot, pod, eventsAbout(snapshot, ref));
+    const { stage } = detail;
     if (!judgedStages.has(stage)) return;
-    await Promise.all([nodeName ? this.listNodes() : undefined, stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined]);
+    const karpenter = 'autoscaler' in detail && detail.autoscaler?.autoscaler === 'karpenter';
+    await Promise.all([
+      nodeName ? this.listNodes() : undefined,
+      stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined,
+      karpenter ? this.karpenterObjects() : undefined,
+    ]);
     const podsRead = await this.podsThatMatter(pod);
     if (stage === 'PreemptionPending') await this.nominatedNode(pod, podsRead);
   }
@@ -501,6 +507,29 @@ class LiveReader {
   }
 
   // --- stage 3: only what the remaining questions need ---
+
+  /**
+   * Karpenter wrote about the pod: its NodePools (what a new node would carry, limits, readiness)
+   * and NodeClaims (the one the pod waits for). Cluster-scoped, paged. A 404 means the group is
+   * not served (Karpenter is not installed): nothing to read and nothing to say.
+   */
+  private async karpenterObjects(): Promise<void> {
+    this.progress('reading Karpenter NodePools and NodeClaims');
+    await Promise.all(
+      [resources.nodePools, resources.nodeClaims].map(async (r) => {
+        const what = `listing ${rbacName(r)}`;
+        const items = await this.guarded(r, 'list', undefined, what, async () => {
+          try {
+            return await this.transport.list<Meta>({ path: pathOf(r), what });
+          } catch (error) {
+            if (error instanceof ApiStatusError && error.status === 404) return [];
+            throw error;
+          }
+        });
+        if (items) this.add(r.collection as Exclude<CollectionName, 'events'>, items);
+      }),
+    );
+  }
 
   /** NoScheduler: has the pod's scheduler written anything anywhere? One event is enough. */
   private async schedulerActivity(pod: V1Pod): Promise<void> {
