@@ -30,8 +30,8 @@ export function nodeClaimState(p: NodeClaimProgress): string {
   const lastWords = last ? `${stepWords[last.type as keyof typeof stepWords] ?? last.type}${agoText(last.since, p.asOf)}` : `created${agoText(p.createdAt, p.asOf)}`;
   if (!p.waitingFor) return lastWords;
   const waiting = p.conditions.find((c) => c.type === p.waitingFor);
-  const detail = waiting?.reason && waiting.reason !== 'AwaitingReconciliation' ? ` (${[waiting.reason, waiting.message].filter(Boolean).join(': ')})` : '';
-  return `${lastWords}, not ${stepWords[p.waitingFor]} yet${detail}`;
+  const detail = waiting?.reason && waiting.reason !== 'AwaitingReconciliation' ? `: ${waiting.message || waiting.reason}` : '';
+  return `${lastWords}; not ${stepWords[p.waitingFor]} yet${detail}`;
 }
 
 /** "NodeClaim default-x7k2q of NodePool default (launched 40s ago, not registered yet)". */
@@ -58,7 +58,9 @@ export function nodePoolProblemText(p: NodePoolProblem): string {
       return `not ready${p.ready ? ` (${conditionText(p.ready)})` : ' (no Ready condition yet)'}${causes.length > 0 ? `: ${list(causes)}` : ''}; Karpenter launches nothing from it`;
     }
     case 'limitReached':
-      return `limit ${p.resource} ${p.limit} reached: ${p.used} in use${p.podAsks ? `, the pod asks ${p.podAsks}` : ''}`;
+      return p.podAsks
+        ? `limit ${p.resource} ${p.limit} with ${p.used} in use leaves too little for a node for the pod, which asks ${p.podAsks}`
+        : `limit ${p.resource} ${p.limit} reached: ${p.used} in use`;
     case 'untoleratedTaint': {
       const near = p.nearest ? ` (nearest toleration #${p.nearest.index + 1}: ${formatToleration(p.nearest.toleration)})` : '';
       return `its nodes carry taint ${formatTaint(p.taint)}, which the pod does not tolerate${near}`;
@@ -68,6 +70,23 @@ export function nodePoolProblemText(p: NodePoolProblem): string {
     case 'noCommonValue':
       return `${sourceText(p.source)} asks for ${formatKarpenterRequirement(p.requirement)}; the NodePool offers ${p.nodePool.map(formatKarpenterRequirement).join(' and ')}`;
   }
+}
+
+/** Whether a problem is a slip worth showing character by character. */
+function isNear(p: NodePoolProblem): boolean {
+  if (p.kind === 'untoleratedTaint') return p.nearest !== undefined && p.nearest.mismatches.every((m) => (m.field !== 'key' && m.field !== 'value') || m.diff !== undefined);
+  return (p.kind === 'undefinedLabel' || p.kind === 'noCommonValue') && p.closest !== undefined;
+}
+
+/**
+ * NodePools in the order a reader should meet them: those the pod nearly fits first (a near
+ * miss, then the fewest problems), so that a headline with room for one names the likely cause.
+ */
+export function nodePoolsByNearness(checks: readonly NodePoolCheck[]): NodePoolCheck[] {
+  const near = (c: NodePoolCheck) => (c.problems.some(isNear) ? 0 : 1);
+  // A NodePool whose labels the pod asks for is the one meant for it: its other problems matter most.
+  const meant = (c: NodePoolCheck) => (c.problems.some((p) => p.kind === 'undefinedLabel' || p.kind === 'noCommonValue') ? 1 : 0);
+  return [...checks].sort((a, b) => near(a) - near(b) || meant(a) - meant(b) || a.problems.length - b.problems.length || a.nodePool.localeCompare(b.nodePool));
 }
 
 /** A short clause per NodePool for a headline: "NodePool gpu: taint dedicated=gpu:NoSchedule not tolerated". */
@@ -80,8 +99,11 @@ export function nodePoolBrief(c: NodePoolCheck): string {
       return `NodePool ${c.nodePool} is not ready${more}`;
     case 'limitReached':
       return `NodePool ${c.nodePool} is at its ${first.resource} limit${more}`;
-    case 'untoleratedTaint':
+    case 'untoleratedTaint': {
+      const miss = first.nearest && isNear(first) ? first.nearest.mismatches.find((m) => m.field === 'key' || m.field === 'value') : undefined;
+      if (miss) return `NodePool ${c.nodePool}'s taint ${formatTaint(first.taint)} vs toleration ${miss.field} "${miss.wanted}"${more}`;
       return `NodePool ${c.nodePool}'s taint ${formatTaint(first.taint)} is not tolerated${more}`;
+    }
     case 'undefinedLabel':
       return `NodePool ${c.nodePool} has no label ${first.requirement.key}${more}`;
     case 'noCommonValue':

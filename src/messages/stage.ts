@@ -3,6 +3,7 @@ import type { Diagnosis } from '../engine/diagnosis.js';
 import { withoutAggregation } from '../engine/events.js';
 import type { AutoscalerStory } from '../engine/story/autoscaler.js';
 import { boundSentence } from './bound.js';
+import { nodeClaimPhrase, nodePoolBrief, nodePoolsByNearness } from './karpenter.js';
 import { list } from './format.js';
 import { limitRangeSentence, quotaHeadline } from './story.js';
 import { headlineLimit } from './limits.js';
@@ -72,13 +73,17 @@ function autoscalerSentence(pod: string, a: AutoscalerStory): string {
   const who = a.autoscaler === 'karpenter' ? 'Karpenter' : 'cluster-autoscaler';
   if (a.state === 'scaleUpTriggered') {
     if (a.autoscaler === 'karpenter') {
+      if (a.claim?.launchFailing) return `Pod ${pod} cannot be scheduled yet: ${who} nominated it to ${nodeClaimPhrase(a.claim)}.`;
+      if (a.claim) return `Pod ${pod} cannot be scheduled yet: it waits for ${who}'s ${nodeClaimPhrase(a.claim)}.`;
       const target = a.nodeClaim ? `NodeClaim ${a.nodeClaim}` : a.node ? `node ${a.node}` : 'a new node';
       return `Pod ${pod} cannot be scheduled yet: it waits for ${target}, which ${who} is launching for it.`;
     }
     const groups = 'groups' in a ? a.groups.map((g) => `${g.group} ${g.from}->${g.to} of max ${g.max}`) : [];
     return `Pod ${pod} cannot be scheduled yet: it waits for new nodes ${who} is adding${groups.length > 0 ? ` (${list(groups)})` : ''}.`;
   }
-  const reasons = 'reasons' in a ? a.reasons.map((r) => (r.count !== undefined ? `${r.count} ${r.reason}` : r.reason)) : [];
+  // Karpenter's NodePools replayed: one clause per NodePool, in our words, instead of its error chain.
+  const pools = 'nodePools' in a && a.nodePools && a.nodePools.length > 0 ? nodePoolsByNearness(a.nodePools).map(nodePoolBrief) : undefined;
+  const reasons = pools ?? ('reasons' in a ? a.reasons.map((r) => (r.count !== undefined ? `${r.count} ${r.reason}` : r.reason)) : []);
   const lead = `Pod ${pod} cannot be scheduled, and ${who} will add no node for it`;
   for (let k = reasons.length; k >= 1; k--) {
     const more = reasons.length - k;

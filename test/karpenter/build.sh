@@ -7,6 +7,7 @@
 #       crds/            the karpenter.sh and karpenter.kwok.sh CRDs shipped in that module
 #   ${WHY_PENDING_KWOK_CACHE:-$HOME/.cache/why-pending/kwok}/<kwok version>/
 #       kwok             kwok's controller (sigs.k8s.io/kwok/cmd/kwok), the kubelets of fake nodes
+#       stages.yaml      kwok's default node and pod stages, from the same module
 #
 # sigs.k8s.io/karpenter v1.15.0 declares go 1.26.9, newer than the machine's Go
 # 1.26.8: the go command fetches the approved toolchain go1.27.3 from the Go
@@ -55,6 +56,19 @@ if [[ ! -f "$karpenter_out/crds/.complete" ]]; then
         "$karpenter_out/crds/"
   chmod 0644 "$karpenter_out"/crds/*.yaml
   touch "$karpenter_out/crds/.complete"
+fi
+
+# kwok's own stages (its kustomize/stage folders in the module): nodes become Ready and keep
+# their heartbeat; pods become Running and Ready, complete, and are deleted when asked.
+if [[ ! -f "$kwok_out/stages.yaml" ]]; then
+  mod="$(go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)"
+  tmp="$kwok_out/.stages.yaml.tmp.$$"
+  : > "$tmp"
+  for f in node/fast/node-initialize.yaml node/heartbeat/node-heartbeat.yaml \
+           pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    { echo "---"; cat "$mod/kustomize/stage/$f"; } >> "$tmp"
+  done
+  mv -f "$tmp" "$kwok_out/stages.yaml"
 fi
 
 echo "$karpenter_out"

@@ -74,11 +74,11 @@ function amount(resource: string, quantity: string | number): bigint | undefined
 
 function limits(pool: KarpenterNodePool, pod: V1Pod): NodePoolProblem[] {
   const used = pool.status?.resources ?? {};
-  let asks: Record<string, bigint> = {};
+  let asks: Record<string, bigint>;
   try {
     asks = podRequestTotal(pod);
   } catch {
-    asks = {};
+    asks = {}; // an unreadable request was reported by the replay already
   }
   const out: NodePoolProblem[] = [];
   for (const [resource, limitText] of Object.entries(pool.spec?.limits ?? {})) {

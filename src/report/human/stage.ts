@@ -6,6 +6,7 @@ import type { ClusterEvent } from '../../snapshot/types.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { boundLines } from './bound.js';
+import { karpenterLines } from './karpenter.js';
 
 function eventLine(e: ClusterEvent): string {
   const when = e.time !== undefined ? new Date(e.time).toISOString() : 'unknown time';
@@ -29,7 +30,8 @@ function preemptionLines(s: Extract<StageDetail, { stage: 'PreemptionPending' }>
 
 export function stageLines(d: Diagnosis, colors: Palette): string[] {
   const s = d.stageDetail;
-  const out: string[] = [];
+  // Karpenter's objects, for whichever stage carries its story.
+  const out: string[] = karpenterLines(s, colors);
   switch (s.stage) {
     case 'AdmissionRejected':
       if (s.quota.length > 0 || s.limitRange.length > 0) {
