@@ -22,7 +22,7 @@ function conditionText(c: KarpenterConditionState): string {
  * How far the NodeClaim has come, in a clause: "launched 40s ago, not registered yet",
  * "launch failing: LaunchFailed: ...", "ready 5s ago".
  */
-export function nodeClaimState(p: NodeClaimProgress): string {
+function nodeClaimState(p: NodeClaimProgress): string {
   if (!p.found) return 'not in the input (not read, or already deleted: Karpenter deletes a NodeClaim whose launch or registration fails)';
   if (p.launchFailing) return `launch failing: ${conditionText(p.launchFailing)}${agoText(p.launchFailing.since, p.asOf)}`;
   const done = p.conditions.filter((c) => c.status === 'True');

@@ -41,6 +41,9 @@ const scenarios = [
   'scheduling-gated',
   'taint-value-letter-case',
   'hostile-terminal-controls',
+  'captured-1.37-karpenter-taint-typo',
+  'captured-1.37-karpenter-nominated',
+  'captured-1.37-karpenter-limit',
 ];
 
 const replacement = fc.oneof(

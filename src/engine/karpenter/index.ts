@@ -12,7 +12,7 @@
 // All at sigs.k8s.io/karpenter v1.15.0.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
-import { toTime } from '../../snapshot/types.js';
+import { isGap, toTime } from '../../snapshot/types.js';
 import type { StageDetail } from '../diagnosis.js';
 import { formatTaint } from '../match/tolerations.js';
 import type { AutoscalerStory } from '../story/autoscaler.js';
@@ -113,10 +113,12 @@ function newestTime(snapshot: Snapshot): number | undefined {
 }
 
 /** Karpenter's story with what its objects tell; other autoscalers' as they are. */
-export function withKarpenterObjects(snapshot: Snapshot, pod: V1Pod, story: AutoscalerStory): AutoscalerStory {
+function withKarpenterObjects(snapshot: Snapshot, pod: V1Pod, story: AutoscalerStory): AutoscalerStory {
   if (story.autoscaler !== 'karpenter') return story;
   if (story.state === 'scaleUpTriggered') {
-    return story.nodeClaim ? { ...story, claim: progress(snapshot, story.nodeClaim, newestTime(snapshot)) } : story;
+    // Unread NodeClaims (a dump without them, a refused read) say nothing about this one.
+    if (!story.nodeClaim || isGap(snapshot, 'nodeClaims')) return story;
+    return { ...story, claim: progress(snapshot, story.nodeClaim, newestTime(snapshot)) };
   }
   if (snapshot.objects.nodePools.length === 0) return story;
   const nodePools = checkNodePools(snapshot.objects.nodePools, pod);

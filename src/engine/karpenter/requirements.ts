@@ -23,7 +23,7 @@ import type { V1Pod } from '@kubernetes/client-node';
  * (v1.WellKnownLabels, pkg/apis/v1/labels.go). A cloud provider adds its own at start-up
  * (the KWOK provider its karpenter.kwok.sh/* labels): those are not known here.
  */
-export const wellKnownLabels: readonly string[] = [
+const wellKnownLabels: readonly string[] = [
   'karpenter.sh/nodepool',
   'topology.kubernetes.io/zone',
   'topology.kubernetes.io/region',
@@ -93,7 +93,7 @@ function intersects(a: ValueSet, b: ValueSet): boolean {
 const negative = (operator: string) => operator === 'NotIn' || operator === 'DoesNotExist';
 
 /** The NodePool's requirements by key: template requirements, template labels, its own name label. */
-export function nodePoolRequirements(pool: KarpenterNodePool): Map<string, KarpenterRequirement[]> {
+function nodePoolRequirements(pool: KarpenterNodePool): Map<string, KarpenterRequirement[]> {
   const byKey = new Map<string, KarpenterRequirement[]>();
   const add = (r: KarpenterRequirement) => byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
   for (const r of pool.spec?.template?.spec?.requirements ?? []) add(r);
@@ -118,7 +118,7 @@ export type RequirementMismatch =
   | { kind: 'noCommonValue'; requirement: KarpenterRequirement; source: RequirementSource; nodePool: KarpenterRequirement[]; closest?: { wanted: string; value: string; diff: TextDiff } };
 
 /** The pod's requirements: its nodeSelector, and one list per required node affinity term. */
-export function podRequirements(pod: V1Pod): { selector: KarpenterRequirement[]; terms: KarpenterRequirement[][] } {
+function podRequirements(pod: V1Pod): { selector: KarpenterRequirement[]; terms: KarpenterRequirement[][] } {
   const selector = Object.entries(pod.spec?.nodeSelector ?? {}).map(([key, value]) => ({ key, operator: 'In', values: [value] }));
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   const terms = (required?.nodeSelectorTerms ?? []).map((t) => (t.matchExpressions ?? []).map((e) => ({ key: e.key, operator: e.operator, ...(e.values ? { values: e.values } : {}) })));
