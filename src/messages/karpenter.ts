@@ -4,7 +4,9 @@
 import type { KarpenterConditionState, KarpenterReconciliation, NodeClaimProgress, NodePoolCheck, NodePoolProblem } from '../engine/karpenter/index.js';
 import { formatKarpenterRequirement, type RequirementSource } from '../engine/karpenter/requirements.js';
 import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
+import type { TextDiff } from '../engine/nearmiss/index.js';
 import { age } from './bound.js';
+import { explainDiff } from './nearmiss.js';
 import { list, plural } from './format.js';
 
 const stepWords = { Launched: 'launched', Registered: 'registered', Initialized: 'initialized', Ready: 'ready' } as const;
@@ -119,4 +121,9 @@ export function reconciliationLine(r: KarpenterReconciliation): string {
   }
   if (r.unexplained.length > 0) parts.push(`Karpenter named ${list(r.unexplained)}, which no NodePool's problems show (the NodePools read may be newer or older than its event)`);
   return `Differs: ${parts.join('; ')}.`;
+}
+
+/** explainDiff's notes, with the NodePool (its would-be nodes) where they say the node. */
+export function explainNodePoolDiff(diff: TextDiff): string[] {
+  return explainDiff(diff).map((note) => note.replace(/\(node\)/g, '(NodePool)').replace(/the node's/g, "the NodePool's").replace(/on the node\b/g, 'in the NodePool'));
 }

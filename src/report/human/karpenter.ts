@@ -4,10 +4,10 @@
 // requirement), and how that squares with what Karpenter said.
 import type { StageDetail } from '../../engine/diagnosis.js';
 import type { NodePoolCheck } from '../../engine/karpenter/index.js';
+import { formatTaint } from '../../engine/match/tolerations.js';
 import type { TextDiff } from '../../engine/nearmiss/index.js';
 import { isNearToleration } from '../../engine/rules/TaintToleration.js';
-import { nodeClaimLines, nodePoolProblemText, reconciliationLine } from '../../messages/karpenter.js';
-import { explainDiff } from '../../messages/nearmiss.js';
+import { explainNodePoolDiff, nodeClaimLines, nodePoolProblemText, reconciliationLine } from '../../messages/karpenter.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { renderAligned } from './aligned.js';
@@ -20,7 +20,7 @@ function diffLines(label: string, diff: TextDiff, colors: Palette, indent: strin
     `${indent}  pod:      ${wanted}`,
     `${indent}  nodepool: ${actual}`,
     `${indent}            ${marks}`,
-    ...explainDiff(diff).map((e) => escapeTerminal(`${indent}  - ${e}`)),
+    ...explainNodePoolDiff(diff).map((e) => escapeTerminal(`${indent}  - ${e}`)),
   ];
 }
 
@@ -59,8 +59,8 @@ export function karpenterLines(s: StageDetail, colors: Palette): string[] {
     const [first, ...rest] = check.problems;
     out.push(escapeTerminal(`  ${name}  ${first ? nodePoolProblemText(first) : ''}`));
     for (const p of rest) out.push(escapeTerminal(`  ${' '.repeat(width)}  ${nodePoolProblemText(p)}`));
+    if (check.startupTaints) out.push(escapeTerminal(`  ${' '.repeat(width)}  (startup taints, which need no toleration: ${check.startupTaints.map(formatTaint).join(', ')})`));
     out.push(...nearMissLines(check, colors));
-    if (check.startupTaints) out.push(escapeTerminal(`  ${' '.repeat(width)}  (startup taints, which need no toleration: ${check.startupTaints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ')})`));
   }
   if (a.reconciliation) out.push(escapeTerminal(`  ${reconciliationLine(a.reconciliation)}`));
   out.push(escapeTerminal(`  Karpenter said: ${a.message}`));
