@@ -24,7 +24,7 @@ function conditionText(c: KarpenterConditionState): string {
  * How far the NodeClaim has come, in a clause: "launched 40s ago, not registered yet",
  * "launch failing: LaunchFailed: ...", "ready 5s ago".
  */
-function nodeClaimState(p: NodeClaimProgress): string {
+function nodeClaimState(p: NodeClaimProgress, brief = false): string {
   if (!p.found) return 'not in the input (not read, or already deleted: Karpenter deletes a NodeClaim whose launch or registration fails)';
   if (p.launchFailing) return `launch failing: ${conditionText(p.launchFailing)}${agoText(p.launchFailing.since, p.asOf)}`;
   const done = p.conditions.filter((c) => c.status === 'True');
@@ -32,13 +32,16 @@ function nodeClaimState(p: NodeClaimProgress): string {
   const lastWords = last ? `${stepWords[last.type as keyof typeof stepWords] ?? last.type}${agoText(last.since, p.asOf)}` : `created${agoText(p.createdAt, p.asOf)}`;
   if (!p.waitingFor) return lastWords;
   const waiting = p.conditions.find((c) => c.type === p.waitingFor);
-  const detail = waiting?.reason && waiting.reason !== 'AwaitingReconciliation' ? `: ${waiting.message || waiting.reason}` : '';
+  const detail = !brief && waiting?.reason && waiting.reason !== 'AwaitingReconciliation' ? `: ${waiting.message || waiting.reason}` : '';
   return `${lastWords}; not ${stepWords[p.waitingFor]} yet${detail}`;
 }
 
-/** "NodeClaim default-x7k2q of NodePool default (launched 40s ago, not registered yet)". */
+/**
+ * "NodeClaim default-x7k2q of NodePool default (launched 40s ago; not registered yet)", for a
+ * headline: why a step is not done yet is in nodeClaimLines; a failing launch is said here too.
+ */
 export function nodeClaimPhrase(p: NodeClaimProgress): string {
-  return `NodeClaim ${p.name}${p.nodePool ? ` of NodePool ${p.nodePool}` : ''} (${nodeClaimState(p)})`;
+  return `NodeClaim ${p.name}${p.nodePool ? ` of NodePool ${p.nodePool}` : ''} (${nodeClaimState(p, true)})`;
 }
 
 /** One line per step of the NodeClaim: type, status, reason, message and since when. */

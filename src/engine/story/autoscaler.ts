@@ -14,9 +14,12 @@
 //   releases before 1.22 wrote "pod didn't trigger scale-up (it wouldn't fit if a new node is
 //   added): %s".
 // - Karpenter, kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/events.go
-//   (karpenter.sh/v1, commit 5d71a5829459bd3486e43114906f544f1f30f597): Nominated "Pod should
-//   schedule on: nodeclaim/%s[, node/%s]"; FailedScheduling "Failed to schedule pod, %s" (the
-//   error: per NodePool, "incompatible with nodepool \"x\", ..." joined by "; ").
+//   (karpenter.sh/v1, commit 5d71a5829459bd3486e43114906f544f1f30f597, unchanged at v1.15.0):
+//   Nominated "Pod should schedule on: nodeclaim/%s[, node/%s]"; FailedScheduling "Failed to
+//   schedule pod, %s" (the error: per NodePool, joined by "; "; before v1.x each began
+//   "incompatible with nodepool \"x\", ...", at v1.15.0 they name no NodePool but for limits:
+//   "did not tolerate taint (taint=k=v:Effect)", "incompatible requirements, ...";
+//   engine/karpenter/ reconciles them with its replay of each NodePool).
 import type { ClusterEvent } from '../../snapshot/types.js';
 import type { KarpenterReconciliation, NodeClaimProgress, NodePoolCheck } from '../karpenter/index.js';
 
