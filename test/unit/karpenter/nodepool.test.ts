@@ -41,8 +41,10 @@ function pool(name: string, s: PoolSpec = {}): KarpenterNodePool {
 const req = (key: string, operator: string, ...values: string[]): KarpenterRequirement => ({ key, operator, ...(values.length > 0 ? { values } : {}) });
 const kinds = (p: KarpenterNodePool, target = pod('p').obj()) => checkNodePools([p], target)[0]?.problems.map((x) => x.kind);
 
+type Builder = ReturnType<typeof pod>;
+
 describe('requirements (Requirements.Compatible, well-known labels allowed undefined)', () => {
-  it.each([
+  it.each<{ name: string; pool: PoolSpec; pod: Builder; problems: string[] }>([
     { name: 'a nodeSelector on a template label is compatible', pool: { labels: { team: 'a' } }, pod: pod('p').nodeSelector({ team: 'a' }), problems: [] },
     { name: 'a nodeSelector on a label the NodePool does not define is not', pool: {}, pod: pod('p').nodeSelector({ team: 'a' }), problems: ['undefinedLabel'] },
     { name: 'a well-known label the NodePool does not define is allowed (the instance types define it)', pool: {}, pod: pod('p').nodeSelector({ 'topology.kubernetes.io/zone': 'z1' }), problems: [] },
@@ -81,7 +83,7 @@ describe('requirements (Requirements.Compatible, well-known labels allowed undef
 
 describe('taints (Taints.ToleratesPod: every template taint, whatever its effect)', () => {
   const gpu: V1Taint = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
-  it.each([
+  it.each<{ name: string; pool: PoolSpec; pod: Builder; problems: string[] }>([
     { name: 'an untolerated NoSchedule taint fails', pool: { taints: [gpu] }, pod: pod('p'), problems: ['untoleratedTaint'] },
     { name: 'a matching toleration passes', pool: { taints: [gpu] }, pod: pod('p').tolerate({ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }), problems: [] },
     { name: 'Exists tolerates any value', pool: { taints: [gpu] }, pod: pod('p').tolerate({ key: 'dedicated', operator: 'Exists' }), problems: [] },
@@ -98,7 +100,7 @@ describe('taints (Taints.ToleratesPod: every template taint, whatever its effect
 });
 
 describe('limits and readiness', () => {
-  it.each([
+  it.each<{ name: string; spec: PoolSpec; pod: Builder; problems: Record<string, unknown>[] }>([
     { name: 'a limit reached fails', spec: { limits: { cpu: '10' }, used: { cpu: '10' } }, pod: pod('p').req({ cpu: '1' }), problems: [{ kind: 'limitReached', resource: 'cpu', limit: '10', used: '10', podAsks: '1' }] },
     { name: "a limit too close for the pod's request fails", spec: { limits: { cpu: '10' }, used: { cpu: '9500m' } }, pod: pod('p').req({ cpu: '1' }), problems: [{ kind: 'limitReached', resource: 'cpu', podAsks: '1' }] },
     { name: 'a limit with room passes', spec: { limits: { cpu: '10', memory: '100Gi' }, used: { cpu: '2', memory: '8Gi' } }, pod: pod('p').req({ cpu: '1', memory: '1Gi' }), problems: [] },

@@ -17,7 +17,7 @@ function event(reason: string, message: string, time = t0): ClusterEvent {
 }
 
 function claim(name: string, conditions: KarpenterCondition[], nodePool = 'general'): KarpenterNodeClaim {
-  return { apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name, labels: { 'karpenter.sh/nodepool': nodePool }, creationTimestamp: new Date(t0 - 2000).toISOString() }, status: { conditions } };
+  return { apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name, labels: { 'karpenter.sh/nodepool': nodePool }, creationTimestamp: new Date(t0 - 2000) }, status: { conditions } };
 }
 
 const at = (s: number) => new Date(t0 + s * 1000).toISOString();
