@@ -59,8 +59,9 @@ function sourceText(source: RequirementSource): string {
 export function nodePoolProblemText(p: NodePoolProblem): string {
   switch (p.kind) {
     case 'notReady': {
-      const causes = p.failing.map(conditionText);
-      return `not ready${p.ready ? ` (${conditionText(p.ready)})` : ' (no Ready condition yet)'}${causes.length > 0 ? `: ${list(causes)}` : ''}; Karpenter launches nothing from it`;
+      // The conditions that are not True say why; Ready itself only when none does.
+      const causes = p.failing.length > 0 ? list(p.failing.map(conditionText)) : p.ready ? conditionText(p.ready) : 'no Ready condition yet';
+      return `not ready: ${causes}; Karpenter launches nothing from it, and leaves it out of its message`;
     }
     case 'limitReached':
       return p.podAsks

@@ -44,6 +44,7 @@ const scenarios = [
   'captured-1.37-karpenter-taint-typo',
   'captured-1.37-karpenter-nominated',
   'captured-1.37-karpenter-limit',
+  'captured-1.37-karpenter-nodepool-not-ready',
 ];
 
 const replacement = fc.oneof(

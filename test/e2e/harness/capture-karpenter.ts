@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     }
     const pools = scenario.objects.filter((o) => o.kind === 'NodePool');
     await c.apply(pools);
-    for (const pool of pools) await c.kubectl(['wait', '--for=condition=Ready', '--timeout=60s', `nodepool/${pool.metadata?.name ?? ''}`]);
+    // Each NodePool's conditions are set (Ready or not) before the pods come.
+    for (const pool of pools) await c.kubectl(['wait', '--for=jsonpath={.status.conditions[?(@.type=="ValidationSucceeded")].status}=True', '--timeout=60s', `nodepool/${pool.metadata?.name ?? ''}`]);
     await c.apply([BYSTANDER, ...scenario.objects.filter((o) => o.kind !== 'NodePool')]);
     const pending = scenario.objects.filter((o) => o.kind === 'Pod' && !(o.spec as { nodeName?: string } | undefined)?.nodeName);
     for (const pod of pending) {
