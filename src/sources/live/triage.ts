@@ -1,7 +1,8 @@
 // The live read for a triage (no pod name: -n alone, -A, -l): every pending pod of the scope,
 // then, once for all of them, what their diagnoses read: the nodes, every non-terminal pod
 // bound to a node (requests, ports, affinity and spread counts), the events of the scope,
-// the owners, policies, claims and volumes of the namespaces holding pending pods. Per pod
+// the owners, policies, claims and volumes of the namespaces holding pending pods, and
+// Karpenter's NodePools and NodeClaims when Karpenter wrote about one of them. Per pod
 // reads would be hundreds of requests at incident time; a few paged LISTs are not. GET only.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { TriageScope } from '../../engine/triage.js';
@@ -84,6 +85,23 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
       ...namespaces.flatMap((ns) => perNamespace.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, ns))),
       ...clusterWide.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, undefined)),
     ]);
+    // 3. Karpenter wrote about a pending pod: its NodePools and NodeClaims, once. A 404 on the
+    // group means it is not installed (its events outlived it): nothing to read, nothing to say.
+    if (objects.events.some((e) => e.reporter === 'karpenter' && (e.reason === 'Nominated' || e.reason === 'FailedScheduling'))) {
+      await Promise.all(
+        (['nodePools', 'nodeClaims'] as const).map(async (collection) => {
+          const r = resources[collection];
+          try {
+            objects[collection].push(...(await transport.list<never>({ path: pathOf(r), what: `listing ${rbacName(r)}` })));
+          } catch (error) {
+            if (error instanceof ApiStatusError && error.status === 404) return;
+            if (!(error instanceof ApiStatusError)) throw error;
+            if (error.status === 403) gaps.push({ collection, cause: 'forbidden', permission: { verb: 'list', resource: rbacName(r), scope: 'cluster' } });
+            else gaps.push({ collection, cause: 'error', detail: `listing ${rbacName(r)}: ${error.status} ${error.reason}` });
+          }
+        }),
+      );
+    }
     return done();
   } finally {
     transport.close();

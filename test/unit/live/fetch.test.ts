@@ -7,6 +7,7 @@ import { ruleSet } from '../../../src/plugins.js';
 import { ClusterError } from '../../../src/errors.js';
 import { present } from '../../../src/report/present.js';
 import { readLive } from '../../../src/sources/live/fetch.js';
+import { readTriageLive } from '../../../src/sources/live/triage.js';
 import { expectValidDiagnosis } from '../../support/schema.js';
 import { node, pod } from '../../support/builders.js';
 import { configFor, type FakeApiServer } from './fake-apiserver.js';
@@ -496,6 +497,16 @@ describe("Karpenter's NodePools and NodeClaims", () => {
     expect(paths(server)).toContain('/apis/karpenter.sh/v1/nodepools?limit=500');
     expect(snapshot.gaps).toEqual([]);
     expect(snapshot.objects.nodePools).toEqual([]);
+  });
+
+  it('a triage reads them once when Karpenter wrote about a pending pod, and not otherwise', async () => {
+    const withKarpenter = await cluster(karpenterCase(refusal));
+    const snapshot = await readTriageLive(configFor(withKarpenter.url), { namespace: ns }, () => undefined);
+    expect(paths(withKarpenter).filter((p) => p.includes('karpenter.sh')).sort()).toEqual(['/apis/karpenter.sh/v1/nodeclaims?limit=500', '/apis/karpenter.sh/v1/nodepools?limit=500']);
+    expect(snapshot.objects.nodePools.map((p) => p.metadata?.name)).toEqual(['gpu']);
+    const without = await cluster(taintedCase());
+    await readTriageLive(configFor(without.url), { namespace: ns }, () => undefined);
+    expect(paths(without).filter((p) => p.includes('karpenter.sh'))).toEqual([]);
   });
 
   it('a 403 is a gap naming the permission, shown with the diagnosis', async () => {
