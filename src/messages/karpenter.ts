@@ -16,7 +16,8 @@ function agoText(ms: number | undefined, asOf: number | undefined): string {
 }
 
 function conditionText(c: KarpenterConditionState): string {
-  const why = [c.reason, c.message].filter((x): x is string => x !== undefined && x !== '').join(': ');
+  // A reason that repeats the type (Launched=True, reason Launched) says nothing.
+  const why = [c.reason === c.type ? undefined : c.reason, c.message].filter((x): x is string => x !== undefined && x !== '').join(': ');
   return `${c.type}=${c.status}${why ? ` (${why})` : ''}`;
 }
 
@@ -130,4 +131,9 @@ export function reconciliationLine(r: KarpenterReconciliation): string {
 /** explainDiff's notes, with the NodePool (its would-be nodes) where they say the node. */
 export function explainNodePoolDiff(diff: TextDiff): string[] {
   return explainDiff(diff).map((note) => note.replace(/\(node\)/g, '(NodePool)').replace(/the node's/g, "the NodePool's").replace(/on the node\b/g, 'in the NodePool'));
+}
+
+/** When Karpenter nominated the pod, and its words: `nominated 40s ago: "Pod should schedule on: ..."`. */
+export function nominatedLine(since: number | undefined, asOf: number | undefined, message: string): string {
+  return `nominated${since !== undefined ? (asOf !== undefined ? ` ${age(asOf - since)} ago` : ` at ${new Date(since).toISOString().replace(/\.\d{3}Z$/, 'Z')}`) : ''}: "${message}"`;
 }

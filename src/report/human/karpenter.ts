@@ -7,7 +7,7 @@ import type { NodePoolCheck } from '../../engine/karpenter/index.js';
 import { formatTaint } from '../../engine/match/tolerations.js';
 import type { TextDiff } from '../../engine/nearmiss/index.js';
 import { isNearToleration } from '../../engine/rules/TaintToleration.js';
-import { explainNodePoolDiff, nodeClaimLines, nodePoolProblemText, reconciliationLine } from '../../messages/karpenter.js';
+import { explainNodePoolDiff, nodeClaimLines, nominatedLine, nodePoolProblemText, reconciliationLine } from '../../messages/karpenter.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { renderAligned } from './aligned.js';
@@ -45,7 +45,7 @@ export function karpenterLines(s: StageDetail, colors: Palette): string[] {
   if (a.state === 'scaleUpTriggered') {
     if (!a.claim) return [];
     const [head = '', ...steps] = nodeClaimLines(a.claim);
-    return [colors.bold(escapeTerminal(`Karpenter: ${head}`)), ...steps.map((line) => escapeTerminal(line))];
+    return [colors.bold(escapeTerminal(`Karpenter: ${head}`)), ...steps.map((line) => escapeTerminal(line)), escapeTerminal(`  ${nominatedLine(a.since, a.claim.asOf, a.message)}`)];
   }
   if (!('nodePools' in a) || !a.nodePools) return [];
   const out = [colors.bold("Karpenter's NodePools, replayed")];
