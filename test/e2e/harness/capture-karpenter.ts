@@ -2,15 +2,16 @@
 //
 //   npx tsx test/e2e/harness/capture-karpenter.ts <scenario.yaml> <outdir>
 //
-// Scenario file:
+// Scenario file (test/e2e/scenarios-karpenter/*.yaml; apart from scenarios-capture/, whose files
+// live-scenarios.test.ts runs without Karpenter):
 //   nodeRegistrationDelay: "10m"   (optional: NodeClaims stay launched, not registered)
 //   nodes:   [{ name, labels?, taints?, allocatable? }]   (kwok keeps them Ready)
 //   objects: [ NodePools, then Pods; each Pod without spec.nodeName waits for Karpenter's word ]
 //
-// Writes <outdir>/cluster/ (one `kubectl get <kind> -A -o yaml` per kind, Karpenter's NodePools
-// and NodeClaims included, managedFields removed) once Karpenter has written a Nominated or
-// FailedScheduling event on every pending pod.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// Writes <outdir>/cluster.yaml (one List of what `kubectl get <kind> -A -o yaml` gives for each
+// kind, Karpenter's NodePools and NodeClaims included, managedFields removed) once Karpenter has
+// written a Nominated or FailedScheduling event on every pending pod.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { NodeSpec, Obj } from './cluster.js';
@@ -25,10 +26,10 @@ interface Scenario {
   objects: Obj[];
 }
 
-function strip(file: string): void {
+function itemsOf(file: string): Record<string, unknown>[] {
   const list = parse(readFileSync(file, 'utf8')) as { items?: { metadata?: Record<string, unknown> }[] } | null;
   for (const item of list?.items ?? []) delete item.metadata?.['managedFields'];
-  writeFileSync(file, stringify(list));
+  return (list?.items ?? []) as Record<string, unknown>[];
 }
 
 async function main(): Promise<void> {
@@ -61,15 +62,18 @@ async function main(): Promise<void> {
       }, { timeoutMs: 120_000 });
       console.log(`${ns}/${name}: ${event.reason ?? ''}: ${event.message ?? ''}`);
     }
-    const dir = join(outDir, 'cluster');
+    // One List, as the scenario folders keep it (test/scenarios/captured-1.37-karpenter-*/cluster.yaml).
+    const dir = join(outDir, 'kinds');
     await writeDumpDir(c, dir);
     for (const kind of ['nodepools', 'nodeclaims']) {
       const { stdout } = await c.kubectl(['get', kind, '-o', 'yaml']);
       writeFileSync(join(dir, `${kind}.yaml`), stdout);
     }
-    mkdirSync(dir, { recursive: true });
-    for (const f of readdirSync(dir)) strip(join(dir, f));
-    console.log(`wrote ${dir} (${c.version}, Karpenter's KWOK provider)`);
+    const items = readdirSync(dir).sort().flatMap((f) => itemsOf(join(dir, f)));
+    const file = join(outDir, 'cluster.yaml');
+    const header = `# Captured by test/e2e/harness/capture-karpenter.ts from ${scenarioFile}\n# (sigs.k8s.io/karpenter v1.15.0 KWOK provider, sigs.k8s.io/kwok v0.8.0, Kubernetes ${c.version}); managedFields removed.\n`;
+    writeFileSync(file, header + stringify({ apiVersion: 'v1', kind: 'List', items }));
+    console.log(`wrote ${file} (${c.version}, Karpenter's KWOK provider)`);
   } finally {
     await k.stop();
     await c.stop();
