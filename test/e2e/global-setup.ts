@@ -51,7 +51,7 @@ export default async function setup(): Promise<void> {
   } finally {
     clearInterval(heartbeat);
   }
-  // Karpenter's KWOK provider and kwok (karpenter.test.ts): about 8 minutes the first time.
+  // Karpenter's KWOK provider and kwok (karpenter.test.ts): about 7 minutes the first time.
   const t1 = Date.now();
   process.stderr.write('[e2e] Karpenter KWOK provider and kwok: test/karpenter/build.sh (the first build takes minutes)\n');
   const beat = setInterval(() => {
