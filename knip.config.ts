@@ -16,6 +16,7 @@ export default {
     // Run by hand with tsx to capture a scenario (README, Development).
     'test/e2e/harness/capture.ts',
     'test/e2e/harness/to-scenario.ts',
+    'test/e2e/harness/capture-karpenter.ts',
   ],
   project: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', '*.{js,ts}'],
   // A type that spells out part of an exported one (Stage and LikelyCause in the Diagnosis, a

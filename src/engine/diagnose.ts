@@ -1,6 +1,6 @@
 // The engine's entry point: snapshot + query -> diagnosis. Pure: no I/O, no clock.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Snapshot } from '../snapshot/types.js';
+import type { CollectionName, Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, schedulerWords } from './agreement.js';
 import { judgedStages, schedulerJudgedStages, type Diagnosis, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
@@ -9,6 +9,7 @@ import { buildContext } from './facts.js';
 import { proposeFixes } from './fixes/index.js';
 import { relevantGaps, withDerivedGaps } from './gaps.js';
 import { judge, type Judgement } from './judge.js';
+import { karpenterCollections, withKarpenter } from './karpenter/index.js';
 import type { RuleSet } from './model.js';
 import { ownerAndAbove, ownerChain } from './owners.js';
 import type { PluginName } from './plugins.js';
@@ -73,7 +74,7 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   const summary = summarize(pod, ownerChain(snapshot, pod));
   const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
   const ownerEvents = summary.owners.flatMap((owner) => eventsAbout(snapshot, owner).filter((e) => e.type === 'Warning'));
-  const decided = decideStage(snapshot, pod, podEvents);
+  const decided = withKarpenter(snapshot, pod, decideStage(snapshot, pod, podEvents));
   const ctx = buildContext(snapshot, pod);
   const judged = judgedStages.has(decided.stage);
   // Pods of one class (equivalence.ts) share the replay and its fixes: computed for the first.
@@ -106,6 +107,7 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage);
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
   const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
+  const storyCollections: CollectionName[] = [...(budgetsMatter(stageDetail) ? ['podDisruptionBudgets' as const] : []), ...karpenterCollections(stageDetail)];
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
     apiVersion: 'whypending/v1',
@@ -124,7 +126,8 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
     notes: [...notes, ...sourceNotes(snapshot)],
     // Which lower-priority pod on the nominated node a budget protects is unknown without the
     // budgets: said, though no filter reads them (so the replay is no less complete).
-    gaps: budgetsMatter(stageDetail) ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, 'podDisruptionBudgets']) : gaps,
+    // So are Karpenter's NodePools and NodeClaims when Karpenter wrote about the pod.
+    gaps: storyCollections.length > 0 ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, ...storyCollections]) : gaps,
     fixes: proposed.fixes,
     podsToConfirmFixes: proposed.podsToRead,
   };

@@ -7,6 +7,7 @@ import type { AutoscalerOwnReason, AutoscalerReconciliation, MappedReason } from
 import type { AutoscalerStatusView } from '../engine/story/scaleUp.js';
 import { instant } from './bound.js';
 import { list, plural } from './format.js';
+import { nodeClaimPhrase, nodePoolBrief, nodePoolsByNearness } from './karpenter.js';
 import { headlineLimit } from './limits.js';
 
 type Waiting = Extract<StageDetail, { stage: 'WaitingForScaleUp' }>;
@@ -51,8 +52,11 @@ function backoffText(g: AutoscalerGroupStatus): string {
 
 export function waitingSentence(pod: string, s: Waiting): string {
   const a = s.autoscaler;
-  const lead =
-    a.autoscaler === 'karpenter'
+  const claim = a.autoscaler === 'karpenter' && 'claim' in a ? a.claim : undefined;
+  const lead = claim
+    ? // The NodeClaim read: how far its launch has come (or that it is failing), in place of the event's time.
+      `Pod ${pod} is waiting for Karpenter's ${nodeClaimPhrase(claim)}`
+    : a.autoscaler === 'karpenter'
       ? `Pod ${pod} is waiting for ${target(a)}, which Karpenter is launching for it${a.since !== undefined ? ` (since ${instant(a.since)})` : ''}`
       : `Pod ${pod} is waiting for a scale-up: cluster-autoscaler is adding ${target(a)} for it${a.since !== undefined ? `, since ${instant(a.since)}` : ''}`;
   const fits = s.fitsNow && s.fitsNow.length > 0 ? `; yet it fits existing ${plural(s.fitsNow.length, 'node')} ${list(s.fitsNow.slice(0, 3))}${s.fitsNow.length > 3 ? ' …' : ''} now` : '';
@@ -70,7 +74,10 @@ export function notPossibleSentence(pod: string, s: NotPossible): string {
     // Without the times when they do not fit.
     return long !== `${lead}.` ? long : fitting(lead, s.backedOff.map((g) => `${state(g)}${code(g)}`));
   }
-  return fitting(`Pod ${pod} cannot be scheduled, and ${who(s.autoscaler)} will add no node for it`, reasonsText(s.autoscaler));
+  // Karpenter's NodePools replayed: one clause per NodePool, in our words, instead of its error chain.
+  const a = s.autoscaler;
+  const pools = 'nodePools' in a && a.nodePools && a.nodePools.length > 0 ? nodePoolsByNearness(a.nodePools).map(nodePoolBrief) : undefined;
+  return fitting(`Pod ${pod} cannot be scheduled, and ${who(a)} will add no node for it`, pools ?? reasonsText(a));
 }
 
 /** An autoscaler's word older than the scheduler's last failure. */
@@ -101,6 +108,13 @@ function replayLine(r: AutoscalerReconciliation): string {
   return entries.length > 0 ? `Our replay of the existing nodes fails ${list(entries)}.` : 'Our replay found no failing plugin on the existing nodes.';
 }
 
+/** Existing nodes the replay finds the pod fits now, though an autoscaler is involved. */
+export function fitsNowLines(fitsNow: readonly string[]): string[] {
+  if (fitsNow.length === 0) return [];
+  const names = `${list(fitsNow.slice(0, 5))}${fitsNow.length > 5 ? ' …' : ''}`;
+  return [`Yet the replay finds it fits ${plural(fitsNow.length, 'existing node')} now (${names}): the scheduler will likely place it on its next attempt, or the input lacks what keeps it off them.`];
+}
+
 /** The comparison, for the detail lines. */
 export function reconciliationLines(s: NotPossible): string[] {
   const r = s.reconciliation;
@@ -112,11 +126,7 @@ export function reconciliationLines(s: NotPossible): string[] {
     out.push(`The scale-up ${who(s.autoscaler)} started for it${s.autoscaler.since !== undefined ? ` at ${instant(s.autoscaler.since)}` : ''} failed:`, ...s.backedOff.map((g) => `  ${backoffText(g)}`));
   }
   out.push(replayLine(r));
-  if (r.fitsNow.length > 0) {
-    out.push(
-      `Yet the replay finds it fits ${plural(r.fitsNow.length, 'existing node')} (${list(r.fitsNow.slice(0, 5))}${r.fitsNow.length > 5 ? ' …' : ''}): the scheduler will likely place it on its next attempt, or the input lacks what keeps it off them.`,
-    );
-  }
+  out.push(...fitsNowLines(r.fitsNow));
   if (s.cause === 'noScaleUp') {
     if (r.agreeOn.length > 0) out.push(`Both name ${list(r.agreeOn)}: the autoscaler's templates and the existing nodes fail alike.`);
     if (r.autoscalerOnly.length > 0) {
@@ -146,8 +156,6 @@ export function statusLines(v: AutoscalerStatusView | undefined, told: readonly 
 export function waitingLines(s: Waiting): string[] {
   const a = s.autoscaler;
   const out = [`${who(a)} is adding ${target(a)}${at(a.since)}${s.confirmedBy === 'statusConfigMap' ? '; its status ConfigMap shows the scale-up in progress' : ''}.`];
-  if (s.fitsNow && s.fitsNow.length > 0) {
-    out.push(`Yet the replay finds it fits ${plural(s.fitsNow.length, 'existing node')} now: the scheduler will likely place it on its next attempt, or the input lacks what keeps it off them.`);
-  }
+  out.push(...fitsNowLines(s.fitsNow ?? []));
   return out;
 }

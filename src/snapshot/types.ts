@@ -20,9 +20,70 @@ import type {
   V1ReplicaSet,
   V1ResourceQuota,
   V1ResourceSlice,
+  V1ObjectMeta,
   V1StatefulSet,
   V1StorageClass,
+  V1Taint,
 } from '@kubernetes/client-node';
+
+/**
+ * A karpenter.sh/v1 status condition (operatorpkg status.Condition), as the API serves it.
+ * client-node has no types for Karpenter's kinds: these are reduced to what is read
+ * (sigs.k8s.io/karpenter v1.15.0 pkg/apis/v1/nodepool.go, nodeclaim.go).
+ */
+export interface KarpenterCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: Date | string;
+}
+
+/** A NodePool or NodeClaim requirement: a node selector requirement with Karpenter's minValues. */
+export interface KarpenterRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+  minValues?: number;
+}
+
+/** karpenter.sh/v1 NodePool (cluster-scoped): what a node it launches would carry, and its limits. */
+export interface KarpenterNodePool {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
+  spec?: {
+    template?: {
+      metadata?: { labels?: Record<string, string> };
+      spec?: {
+        requirements?: KarpenterRequirement[];
+        taints?: V1Taint[];
+        /** Expected to be removed after start-up: Karpenter does not require a toleration for them. */
+        startupTaints?: V1Taint[];
+        nodeClassRef?: { group?: string; kind?: string; name?: string };
+      };
+    };
+    /** Resource limits across the NodePool's nodes (cpu, memory, nodes, ...). */
+    limits?: Record<string, string | number>;
+    weight?: number;
+  };
+  status?: { resources?: Record<string, string | number>; conditions?: KarpenterCondition[] };
+}
+
+/** karpenter.sh/v1 NodeClaim (cluster-scoped): one node Karpenter is launching or has launched. */
+export interface KarpenterNodeClaim {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
+  spec?: {
+    requirements?: KarpenterRequirement[];
+    taints?: V1Taint[];
+    startupTaints?: V1Taint[];
+    resources?: { requests?: Record<string, string | number> };
+    nodeClassRef?: { group?: string; kind?: string; name?: string };
+  };
+  status?: { nodeName?: string; providerID?: string; conditions?: KarpenterCondition[] };
+}
 
 /** An event in either API style (core/v1 or events.k8s.io/v1), reduced to what is read. */
 export interface ClusterEvent {
@@ -67,6 +128,9 @@ export interface Collections {
    * every other ConfigMap and key unread). Read when the pod has cluster-autoscaler events.
    */
   clusterAutoscalerStatus: V1ConfigMap[];
+  /** karpenter.sh/v1, read when Karpenter wrote about the pod; none where Karpenter is not installed. */
+  nodePools: KarpenterNodePool[];
+  nodeClaims: KarpenterNodeClaim[];
 }
 
 export type CollectionName = keyof Collections;
@@ -132,6 +196,8 @@ export const collectionNames: readonly CollectionName[] = [
   'deviceClasses',
   'resourceSlices',
   'clusterAutoscalerStatus',
+  'nodePools',
+  'nodeClaims',
 ];
 
 /** Where an object of each kind is kept (events are normalised apart, into ClusterEvent). */
@@ -157,6 +223,8 @@ export const collectionOfKind = {
   ResourceSlice: 'resourceSlices',
   // Only kube-system/cluster-autoscaler-status is kept (see Collections.clusterAutoscalerStatus).
   ConfigMap: 'clusterAutoscalerStatus',
+  NodePool: 'nodePools',
+  NodeClaim: 'nodeClaims',
 } as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
 
 /** How the API and kubectl name each collection's resource. */
@@ -202,6 +270,8 @@ export const apiResources: Record<CollectionName, ApiResource> = {
   // cluster-autoscaler's defaults (its --namespace and --status-config-map-name flags); see
   // engine/story/autoscalerStatus.ts.
   clusterAutoscalerStatus: { ...api('ConfigMap', 'configmaps', ['cm'], '', true), only: { namespace: 'kube-system', name: 'cluster-autoscaler-status' } },
+  nodePools: api('NodePool', 'nodepools', [], 'karpenter.sh', false),
+  nodeClaims: api('NodeClaim', 'nodeclaims', [], 'karpenter.sh', false),
 };
 
 export function emptyCollections(): Collections {
@@ -227,6 +297,8 @@ export function emptyCollections(): Collections {
     deviceClasses: [],
     resourceSlices: [],
     clusterAutoscalerStatus: [],
+    nodePools: [],
+    nodeClaims: [],
   };
 }
 

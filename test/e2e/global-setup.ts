@@ -3,8 +3,9 @@
 // test's hook, and checks that dist/ is there (the tests run it through kubectl's plugin lookup).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ensureBinaries } from './harness/binaries.js';
+import { ensureKarpenterBinaries } from './harness/karpenter.js';
 import { REPO_ROOT, assertBuilt } from './harness/why-pending.js';
 
 function newestMtime(dir: string): number {
@@ -49,5 +50,19 @@ export default async function setup(): Promise<void> {
     process.env.WHY_PENDING_CP_BIN_DIR ??= bins.dir;
   } finally {
     clearInterval(heartbeat);
+  }
+  // Karpenter's KWOK provider and kwok (karpenter.test.ts): about 7 minutes the first time.
+  const t1 = Date.now();
+  process.stderr.write('[e2e] Karpenter KWOK provider and kwok: test/karpenter/build.sh (the first build takes minutes)\n');
+  const beat = setInterval(() => {
+    process.stderr.write(`[e2e] still building Karpenter and kwok (${Math.round((Date.now() - t1) / 1000)}s)\n`);
+  }, 30_000);
+  try {
+    const k = await ensureKarpenterBinaries();
+    process.stderr.write(`[e2e] Karpenter and kwok ready in ${((Date.now() - t1) / 1000).toFixed(1)}s\n`);
+    process.env.WHY_PENDING_KARPENTER_BIN_DIR ??= dirname(k.karpenter);
+    process.env.WHY_PENDING_KWOK_BIN_DIR ??= dirname(k.kwok);
+  } finally {
+    clearInterval(beat);
   }
 }

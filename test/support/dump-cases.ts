@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 
 /** Kinds the engine reads; others are ignored by the dump reader whatever their shape. */
-const readKinds = new Set(['Pod', 'Node', 'Event', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSINode', 'ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'LimitRange', 'ResourceQuota', 'PriorityClass', 'ConfigMap']);
+const readKinds = new Set(['Pod', 'Node', 'Event', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSINode', 'ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'LimitRange', 'ResourceQuota', 'PriorityClass', 'ConfigMap', 'NodePool', 'NodeClaim']);
 
 export type PathStep = string | number;
 

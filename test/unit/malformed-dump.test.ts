@@ -45,6 +45,10 @@ const scenarios = [
   // that is not its status): every autoscaler stage.
   'ca-scale-up-backoff',
   'ca-not-triggered-disagrees',
+  'captured-1.37-karpenter-taint-typo',
+  'captured-1.37-karpenter-nominated',
+  'captured-1.37-karpenter-limit',
+  'captured-1.37-karpenter-nodepool-not-ready',
 ];
 
 const replacement = fc.oneof(

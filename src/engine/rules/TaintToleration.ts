@@ -101,7 +101,7 @@ function comparisonMisses(tolerations: readonly V1Toleration[], taint: V1Taint):
 // The toleration the user most likely meant for this taint: fewest differing fields, then the
 // closest key and value. Tolerations for unrelated keys are not offered as near misses, nor
 // Gt/Lt ones: they are not meant to equal the taint, and `comparisonMisses` explains them.
-function nearestToleration(tolerations: readonly V1Toleration[], taint: V1Taint): NearestToleration | undefined {
+export function nearestToleration(tolerations: readonly V1Toleration[], taint: V1Taint): NearestToleration | undefined {
   let best: (NearestToleration & { score: number }) | undefined;
   tolerations.forEach((toleration, index) => {
     if (isComparisonOperator(toleration.operator)) return;

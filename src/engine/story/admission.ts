@@ -110,7 +110,7 @@ export function asAdmitted(spec: V1PodSpec, limitRanges: readonly V1LimitRange[]
     }
     return { ...container, resources: { requests, limits } };
   };
-  return { spec: { ...spec, containers: spec.containers.map(admit), ...(spec.initContainers ? { initContainers: spec.initContainers.map(admit) } : {}) } };
+  return { spec: { ...spec, containers: (spec.containers ?? []).map(admit), ...(spec.initContainers ? { initContainers: spec.initContainers.map(admit) } : {}) } };
 }
 
 /** What one pod counts toward each quota resource (pkg/quota/v1/evaluator/core/pods.go PodUsageFunc). */

@@ -14,10 +14,14 @@
 //   releases before 1.22 wrote "pod didn't trigger scale-up (it wouldn't fit if a new node is
 //   added): %s".
 // - Karpenter, kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/events.go
-//   (karpenter.sh/v1, commit 5d71a5829459bd3486e43114906f544f1f30f597): Nominated "Pod should
-//   schedule on: nodeclaim/%s[, node/%s]"; FailedScheduling "Failed to schedule pod, %s" (the
-//   error: per NodePool, "incompatible with nodepool \"x\", ..." joined by "; ").
+//   (karpenter.sh/v1, commit 5d71a5829459bd3486e43114906f544f1f30f597, unchanged at v1.15.0):
+//   Nominated "Pod should schedule on: nodeclaim/%s[, node/%s]"; FailedScheduling "Failed to
+//   schedule pod, %s" (the error: per NodePool, joined by "; "; before v1.x each began
+//   "incompatible with nodepool \"x\", ...", at v1.15.0 they name no NodePool but for limits:
+//   "did not tolerate taint (taint=k=v:Effect)", "incompatible requirements, ...";
+//   engine/karpenter/ reconciles them with its replay of each NodePool).
 import type { ClusterEvent } from '../../snapshot/types.js';
+import type { KarpenterReconciliation, NodeClaimProgress, NodePoolCheck } from '../karpenter/index.js';
 
 export interface ScaleUpGroup {
   group: string;
@@ -29,9 +33,22 @@ export interface ScaleUpGroup {
 export type AutoscalerStory =
   /** New nodes are coming for the pod: it waits for them. `since`: the event's time. */
   | { autoscaler: 'cluster-autoscaler'; state: 'scaleUpTriggered'; groups: ScaleUpGroup[]; since?: number; message: string }
-  | { autoscaler: 'karpenter'; state: 'scaleUpTriggered'; nodeClaim?: string; node?: string; since?: number; message: string }
-  /** The autoscaler looked and will add no node for it: its reasons, as it wrote them. */
-  | { autoscaler: 'cluster-autoscaler' | 'karpenter'; state: 'scaleUpNotPossible'; reasons: { count?: number; reason: string }[]; since?: number; message: string };
+  /** `claim`: the NodeClaim named, as the input has it (engine/karpenter). */
+  | { autoscaler: 'karpenter'; state: 'scaleUpTriggered'; nodeClaim?: string; node?: string; since?: number; message: string; claim?: NodeClaimProgress }
+  /**
+   * The autoscaler looked and will add no node for it: its reasons, as it wrote them. Karpenter's
+   * only, when its NodePools were read: each judged by our own replay, and how that squares with
+   * its reasons (engine/karpenter).
+   */
+  | {
+      autoscaler: 'cluster-autoscaler' | 'karpenter';
+      state: 'scaleUpNotPossible';
+      reasons: { count?: number; reason: string }[];
+      since?: number;
+      message: string;
+      nodePools?: NodePoolCheck[];
+      reconciliation?: KarpenterReconciliation;
+    };
 
 const triggered = /^pod triggered scale-up: \[(.*)\]$/s;
 const infoPattern = /\{(\S+) (\d+)->(\d+) \(max: (\d+)\)\}/g;

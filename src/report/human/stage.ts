@@ -6,7 +6,8 @@ import type { ClusterEvent } from '../../snapshot/types.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { boundLines } from './bound.js';
-import { reconciliationLines, statusLines, waitingLines } from '../../messages/scaleUp.js';
+import { fitsNowLines, reconciliationLines, statusLines, waitingLines } from '../../messages/scaleUp.js';
+import { karpenterLines } from './karpenter.js';
 
 function eventLine(e: ClusterEvent): string {
   const when = e.time !== undefined ? new Date(e.time).toISOString() : 'unknown time';
@@ -30,7 +31,11 @@ function preemptionLines(s: Extract<StageDetail, { stage: 'PreemptionPending' }>
 
 export function stageLines(d: Diagnosis, colors: Palette): string[] {
   const s = d.stageDetail;
-  const out: string[] = [];
+  // Karpenter's objects, for whichever stage carries its story.
+  const out: string[] = karpenterLines(s, colors);
+  // Karpenter's own section above tells its NodeClaim or NodePools, and what it said: the
+  // autoscaler section adds only what that one does not, the existing nodes that fit now.
+  const karpenterTold = out.length > 0;
   switch (s.stage) {
     case 'AdmissionRejected':
       if (s.quota.length > 0 || s.limitRange.length > 0) {
@@ -47,11 +52,13 @@ export function stageLines(d: Diagnosis, colors: Palette): string[] {
       if (s.autoscalerStatus) out.push(colors.bold('Autoscaler'), ...statusLines(s.autoscalerStatus).map((l) => escapeTerminal(`  ${l}`)));
       break;
     case 'WaitingForScaleUp':
-      out.push(colors.bold('Autoscaler'), ...[...waitingLines(s), ...statusLines(s.autoscalerStatus)].map((l) => escapeTerminal(`  ${l}`)));
+      if (karpenterTold) out.push(...fitsNowLines(s.fitsNow ?? []).map((l) => escapeTerminal(`  ${l}`)));
+      else out.push(colors.bold('Autoscaler'), ...[...waitingLines(s), ...statusLines(s.autoscalerStatus)].map((l) => escapeTerminal(`  ${l}`)));
       if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
       break;
     case 'ScaleUpNotPossible':
-      out.push(colors.bold('Autoscaler'), ...[...reconciliationLines(s), ...statusLines(s.autoscalerStatus, s.cause === 'backoff' ? s.backedOff : [])].map((l) => escapeTerminal(`  ${l}`)));
+      if (karpenterTold) out.push(...fitsNowLines(s.reconciliation.fitsNow).map((l) => escapeTerminal(`  ${l}`)));
+      else out.push(colors.bold('Autoscaler'), ...[...reconciliationLines(s), ...statusLines(s.autoscalerStatus, s.cause === 'backoff' ? s.backedOff : [])].map((l) => escapeTerminal(`  ${l}`)));
       if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
       break;
     case 'PreemptionPending':

@@ -259,6 +259,28 @@ const resourceSlice = object({
 
 // cluster-autoscaler's status ConfigMap (engine/story/autoscalerStatus.ts reads data.status).
 const configMap = object({ metadata, data: object({ status: string }) });
+// karpenter.sh/v1, as engine/karpenter/ reads them.
+const karpenterCondition = object({ type: required(string), status: required(string), reason: string, message: string, lastTransitionTime: string });
+const karpenterRequirement = object({ key: required(string), operator: required(string), values: stringList, minValues: number });
+const taint = object({ key: required(string), value: string, effect: required(string) });
+const nodeClassRef = object({ group: string, kind: string, name: string });
+const nodePool = object({
+  metadata,
+  spec: object({
+    template: object({
+      metadata: object({ labels: strings }),
+      spec: object({ requirements: listOf(karpenterRequirement), taints: listOf(taint), startupTaints: listOf(taint), nodeClassRef }),
+    }),
+    limits: quantities,
+    weight: number,
+  }),
+  status: object({ resources: quantities, conditions: listOf(karpenterCondition) }),
+});
+const nodeClaim = object({
+  metadata: object({ name: string, uid: string, labels: strings, annotations: strings, creationTimestamp: string, managedFields: listOf(anyMap) }),
+  spec: object({ requirements: listOf(karpenterRequirement), taints: listOf(taint), startupTaints: listOf(taint), resources: object({ requests: quantities }), nodeClassRef }),
+  status: object({ nodeName: string, providerID: string, conditions: listOf(karpenterCondition) }),
+});
 
 const shapes: Record<string, Shape> = {
   Pod: pod,
@@ -282,6 +304,8 @@ const shapes: Record<string, Shape> = {
   DeviceClass: deviceClass,
   ResourceSlice: resourceSlice,
   ConfigMap: configMap,
+  NodePool: nodePool,
+  NodeClaim: nodeClaim,
 };
 
 interface Problem {

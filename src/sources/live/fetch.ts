@@ -414,10 +414,16 @@ class LiveReader {
     const snapshot = this.snapshot();
     const ref: ObjectRef = { kind: 'Pod', namespace: ns, name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
     const podEvents = eventsAbout(snapshot, ref);
-    const { stage } = decideStage(snapshot, pod, podEvents);
+    const detail = decideStage(snapshot, pod, podEvents);
+    const { stage } = detail;
     if (!judgedStages.has(stage)) return;
-    if (podEvents.some(isClusterAutoscalerEvent)) await this.autoscalerStatus();
-    await Promise.all([nodeName ? this.listNodes() : undefined, stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined]);
+    const karpenter = 'autoscaler' in detail && detail.autoscaler?.autoscaler === 'karpenter';
+    await Promise.all([
+      podEvents.some(isClusterAutoscalerEvent) ? this.autoscalerStatus() : undefined,
+      nodeName ? this.listNodes() : undefined,
+      stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined,
+      karpenter ? this.karpenterObjects() : undefined,
+    ]);
     const podsRead = await this.podsThatMatter(pod);
     if (stage === 'PreemptionPending') await this.nominatedNode(pod, podsRead);
   }
@@ -524,6 +530,29 @@ class LiveReader {
     this.progress(what);
     const found = await this.guarded(r, 'get', r.only.namespace, what, () => this.transport.get({ path: pathOf(r, r.only?.namespace, r.only?.name), what }));
     if (found) this.add('clusterAutoscalerStatus', [statusOnly(found as V1ConfigMap)]);
+  }
+
+  /**
+   * Karpenter wrote about the pod: its NodePools (what a new node would carry, limits, readiness)
+   * and NodeClaims (the one the pod waits for). Cluster-scoped, paged. A 404 means the group is
+   * not served (Karpenter is not installed): nothing to read and nothing to say.
+   */
+  private async karpenterObjects(): Promise<void> {
+    this.progress('reading Karpenter NodePools and NodeClaims');
+    await Promise.all(
+      [resources.nodePools, resources.nodeClaims].map(async (r) => {
+        const what = `listing ${rbacName(r)}`;
+        const items = await this.guarded(r, 'list', undefined, what, async () => {
+          try {
+            return await this.transport.list<Meta>({ path: pathOf(r), what });
+          } catch (error) {
+            if (error instanceof ApiStatusError && error.status === 404) return [];
+            throw error;
+          }
+        });
+        if (items) this.add(r.collection as Exclude<CollectionName, 'events'>, items);
+      }),
+    );
   }
 
   /** NoScheduler: has the pod's scheduler written anything anywhere? One event is enough. */

@@ -2,7 +2,8 @@
 // then, once for all of them, what their diagnoses read: the nodes, every non-terminal pod
 // bound to a node (requests, ports, affinity and spread counts), the events of the scope,
 // the owners, policies, claims and volumes of the namespaces holding pending pods, and
-// cluster-autoscaler's status ConfigMap when it wrote about any of them. Per pod
+// cluster-autoscaler's status ConfigMap when it wrote about any of them, Karpenter's NodePools
+// and NodeClaims when Karpenter wrote about one of them. Per pod
 // reads would be hundreds of requests at incident time; a few paged LISTs are not. GET only.
 import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
 import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
@@ -103,6 +104,23 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     ]);
     // cluster-autoscaler spoke about some pod: its status ConfigMap, one GET (404: none, no gap).
     if (objects.events.some(isClusterAutoscalerEvent)) await autoscalerStatus();
+    // 3. Karpenter wrote about a pending pod: its NodePools and NodeClaims, once. A 404 on the
+    // group means it is not installed (its events outlived it): nothing to read, nothing to say.
+    if (objects.events.some((e) => e.reporter === 'karpenter' && (e.reason === 'Nominated' || e.reason === 'FailedScheduling'))) {
+      await Promise.all(
+        (['nodePools', 'nodeClaims'] as const).map(async (collection) => {
+          const r = resources[collection];
+          try {
+            objects[collection].push(...(await transport.list<never>({ path: pathOf(r), what: `listing ${rbacName(r)}` })));
+          } catch (error) {
+            if (error instanceof ApiStatusError && error.status === 404) return;
+            if (!(error instanceof ApiStatusError)) throw error;
+            if (error.status === 403) gaps.push({ collection, cause: 'forbidden', permission: { verb: 'list', resource: rbacName(r), scope: 'cluster' } });
+            else gaps.push({ collection, cause: 'error', detail: `listing ${rbacName(r)}: ${error.status} ${error.reason}` });
+          }
+        }),
+      );
+    }
     return done();
   } finally {
     transport.close();

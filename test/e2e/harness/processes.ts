@@ -23,10 +23,10 @@ function hookExit(): void {
   });
 }
 
-export function startProcess(name: string, bin: string, args: string[], logFile: string): Managed {
+export function startProcess(name: string, bin: string, args: string[], logFile: string, env: Record<string, string> = {}): Managed {
   hookExit();
   const fd = openSync(logFile, 'a');
-  const child = spawn(bin, args, { stdio: ['ignore', fd, fd], env: { ...process.env } });
+  const child = spawn(bin, args, { stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
   closeSync(fd);
   let code: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => {

@@ -2,7 +2,7 @@
 // admin, the parts of a diagnosis a live run and a dump run must agree on, and timing lines.
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { startTestCluster, type TestCluster, type UserSpec } from './index.js';
+import { startTestCluster, type ControlPlaneOptions, type TestCluster, type UserSpec } from './index.js';
 import { BYSTANDER, writeDumpDir } from './probe.js';
 import { READ_ONLY_VERBS, WRITE_PROBES, allowed, autoscalerStatusObjects, fullReadObjects, readmeRoles } from './rbac.js';
 import type { DiagnosisJson } from './why-pending.js';
@@ -13,6 +13,8 @@ export const VIEWER = 'wp-viewer';
 export interface ClusterOptions {
   /** Extra users besides VIEWER. */
   users?: UserSpec[];
+  /** Control plane options beyond users and log (harness/karpenter.ts karpenterControlPlane). */
+  controlPlane?: ControlPlaneOptions;
 }
 
 /** Fails unless `user` is refused every write in WRITE_PROBES (in `namespace`, or cluster-wide). */
@@ -31,7 +33,7 @@ export async function expectNoWrites(c: TestCluster, name: string, namespace?: s
  */
 export async function startE2eCluster(opts: ClusterOptions = {}): Promise<TestCluster> {
   const users = [{ name: VIEWER }, ...(opts.users ?? [])];
-  const c = await startTestCluster({ users, log: (m) => console.log(`[controlplane] ${m}`) });
+  const c = await startTestCluster({ ...opts.controlPlane, users, log: (m) => console.log(`[controlplane] ${m}`) });
   try {
     // The full reader: the README's ClusterRole and its Role for cluster-autoscaler's status.
     expectReadOnlyRules(readmeRoles().autoscalerStatusRole);

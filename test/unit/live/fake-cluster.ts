@@ -64,10 +64,16 @@ function matchesLabels(object: Obj, selector: string | null): boolean {
   });
 }
 
-/** Serves `objects`; answers 403 for any path in `forbid` (exact, or a prefix ending in `*`). */
-function clusterRoute(objects: Objects, forbid: string[] = []): Handler {
+const matchesPath = (path: string) => (f: string) => (f.endsWith('*') ? path.startsWith(f.slice(0, -1)) : path === f);
+
+/**
+ * Serves `objects`; answers 403 for any path in `forbid` (exact, or a prefix ending in `*`), and
+ * 404 for any in `notServed` (an API group the server does not have, such as karpenter.sh).
+ */
+function clusterRoute(objects: Objects, forbid: string[] = [], notServed: string[] = []): Handler {
   return (_req, res, seen) => {
-    const forbidden = forbid.some((f) => (f.endsWith('*') ? seen.path.startsWith(f.slice(0, -1)) : seen.path === f));
+    if (notServed.some(matchesPath(seen.path))) return json(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
+    const forbidden = forbid.some(matchesPath(seen.path));
     if (forbidden) return json(res, 403, status(403, 'Forbidden', `${seen.path} is forbidden: User "alice" cannot get it`));
     const parts = seen.path.split('/').filter(Boolean);
     // /api/v1/... or /apis/<group>/<version>/...
@@ -94,15 +100,15 @@ function clusterRoute(objects: Objects, forbid: string[] = []): Handler {
 
 /**
  * For a test file: `cluster(objects, forbid)` starts a fake API server serving `objects`
- * (403 for the `forbid` routes); every server started is closed after each test.
+ * (403 for the `forbid` routes, 404 for the `notServed` ones); every server started is closed after each test.
  */
-export function fakeClusters(): (objects: Objects, forbid?: string[]) => Promise<FakeApiServer> {
+export function fakeClusters(): (objects: Objects, forbid?: string[], notServed?: string[]) => Promise<FakeApiServer> {
   const servers: FakeApiServer[] = [];
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.close();
   });
-  return async (objects, forbid = []) => {
-    const server = await startFakeApiServer({ '*': clusterRoute(objects, forbid) });
+  return async (objects, forbid = [], notServed = []) => {
+    const server = await startFakeApiServer({ '*': clusterRoute(objects, forbid, notServed) });
     servers.push(server);
     return server;
   };

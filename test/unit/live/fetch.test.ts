@@ -7,6 +7,7 @@ import { ruleSet } from '../../../src/plugins.js';
 import { ClusterError } from '../../../src/errors.js';
 import { present } from '../../../src/report/present.js';
 import { readLive } from '../../../src/sources/live/fetch.js';
+import { readTriageLive } from '../../../src/sources/live/triage.js';
 import { expectValidDiagnosis } from '../../support/schema.js';
 import { node, pod } from '../../support/builders.js';
 import { configFor, type FakeApiServer } from './fake-apiserver.js';
@@ -542,5 +543,70 @@ describe("cluster-autoscaler's status ConfigMap", () => {
     const server = await cluster(objects);
     await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
     expect(paths(server).filter((p) => p.includes('configmaps'))).toEqual([]);
+  });
+});
+
+// Karpenter's objects are read only when Karpenter wrote about the pod (its Nominated and
+// FailedScheduling events: sigs.k8s.io/karpenter v1.15.0 pkg/controllers/provisioning/scheduling/events.go).
+describe("Karpenter's NodePools and NodeClaims", () => {
+  function karpenterCase(message: string, reason = 'FailedScheduling'): Objects {
+    const objects = taintedCase();
+    const target = objects.pods![0] as V1Pod;
+    objects.events = [...objects.events!, event('k1', { kind: 'Pod', name: 'web-0', uid: target.metadata!.uid! }, reason, message, 'karpenter')];
+    objects.nodepools = [
+      { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'gpu' }, spec: { template: { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+    ];
+    objects.nodeclaims = [];
+    return objects;
+  }
+  const refusal = 'Failed to schedule pod, did not tolerate taint (taint=dedicated=gpu:NoSchedule)';
+
+  it('reads both, cluster-scoped and paged, when Karpenter refused the pod; the NodePool is judged', async () => {
+    const server = await cluster(karpenterCase(refusal));
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    const sent = paths(server);
+    expect(sent).toContain('/apis/karpenter.sh/v1/nodepools?limit=500');
+    expect(sent).toContain('/apis/karpenter.sh/v1/nodeclaims?limit=500');
+    expect(snapshot.gaps).toEqual([]);
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    const s = outcome.diagnosis.stageDetail;
+    if (!('autoscaler' in s) || s.autoscaler?.state !== 'scaleUpNotPossible') throw new Error('expected a refusal');
+    expect(s.autoscaler.nodePools?.map((c) => [c.nodePool, c.problems.map((p) => p.kind)])).toEqual([['gpu', ['untoleratedTaint']]]);
+    expect(s.autoscaler.reconciliation).toEqual({ agrees: true, fittingNodePools: [], unexplained: [] });
+    expectValidDiagnosis(JSON.parse(JSON.stringify(present(outcome.diagnosis))), 'live Karpenter diagnosis');
+  });
+
+  it('reads neither when no autoscaler wrote about the pod', async () => {
+    const server = await cluster(taintedCase());
+    await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).filter((p) => p.includes('karpenter.sh'))).toEqual([]);
+  });
+
+  it('a 404 on the group (Karpenter not installed) is no gap and says nothing', async () => {
+    const server = await cluster(karpenterCase(refusal), [], ['/apis/karpenter.sh/*']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toContain('/apis/karpenter.sh/v1/nodepools?limit=500');
+    expect(snapshot.gaps).toEqual([]);
+    expect(snapshot.objects.nodePools).toEqual([]);
+  });
+
+  it('a triage reads them once when Karpenter wrote about a pending pod, and not otherwise', async () => {
+    const withKarpenter = await cluster(karpenterCase(refusal));
+    const snapshot = await readTriageLive(configFor(withKarpenter.url), { namespace: ns }, () => undefined);
+    expect(paths(withKarpenter).filter((p) => p.includes('karpenter.sh')).sort()).toEqual(['/apis/karpenter.sh/v1/nodeclaims?limit=500', '/apis/karpenter.sh/v1/nodepools?limit=500']);
+    expect(snapshot.objects.nodePools.map((p) => p.metadata?.name)).toEqual(['gpu']);
+    const without = await cluster(taintedCase());
+    await readTriageLive(configFor(without.url), { namespace: ns }, () => undefined);
+    expect(paths(without).filter((p) => p.includes('karpenter.sh'))).toEqual([]);
+  });
+
+  it('a 403 is a gap naming the permission, shown with the diagnosis', async () => {
+    const server = await cluster(karpenterCase(refusal), ['/apis/karpenter.sh/v1/nodepools']);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(snapshot.gaps).toEqual([{ collection: 'nodePools', cause: 'forbidden', permission: { verb: 'list', resource: 'nodepools.karpenter.sh', scope: 'cluster' } }]);
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.gaps).toContainEqual(snapshot.gaps[0]);
   });
 });

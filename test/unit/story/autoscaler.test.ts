@@ -46,6 +46,22 @@ describe('autoscalerStory', () => {
       events: [event('FailedScheduling', 'Failed to schedule pod, incompatible with nodepool "gpu", incompatible requirements; all available instance types exceed limits for nodepool "default"', 3, 'karpenter')],
       story: { autoscaler: 'karpenter', state: 'scaleUpNotPossible', reasons: [{ reason: 'incompatible with nodepool "gpu", incompatible requirements' }, { reason: 'all available instance types exceed limits for nodepool "default"' }] },
     },
+    {
+      // Verbatim from the real KWOK provider (sigs.k8s.io/karpenter v1.15.0; test/scenarios/captured-1.37-karpenter-taint-typo):
+      // per-NodePool errors joined by multierr's "; ", a taint named by serrors.Wrap (pkg/scheduling/taints.go).
+      name: "Karpenter v1.15.0's refusal: one error per NodePool, the taint in serrors' parentheses",
+      events: [event('FailedScheduling', 'Failed to schedule pod, incompatible requirements, key pool, pool In [gpu] not in pool In [small]; did not tolerate taint (taint=dedicated=gpu:NoSchedule); incompatible requirements, label "pool" does not have known values (typo of "karpenter.sh/nodepool"?)', 3, 'karpenter')],
+      story: {
+        autoscaler: 'karpenter',
+        state: 'scaleUpNotPossible',
+        reasons: [{ reason: 'incompatible requirements, key pool, pool In [gpu] not in pool In [small]' }, { reason: 'did not tolerate taint (taint=dedicated=gpu:NoSchedule)' }, { reason: 'incompatible requirements, label "pool" does not have known values (typo of "karpenter.sh/nodepool"?)' }],
+      },
+    },
+    {
+      name: "Karpenter v1.15.0's nomination of a NodeClaim alone",
+      events: [event('Nominated', 'Pod should schedule on: nodeclaim/general-jltp6', 3, 'karpenter')],
+      story: { autoscaler: 'karpenter', state: 'scaleUpTriggered', nodeClaim: 'general-jltp6' },
+    },
   ])('$name', ({ events, story }) => {
     expect(autoscalerStory(events)).toMatchObject(story);
   });
