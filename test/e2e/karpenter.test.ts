@@ -94,7 +94,7 @@ describe('Karpenter (KWOK provider) and kwok', () => {
 
     const watch = startWhyPending(c, VIEWER, ['web', '-n', 'default', '--watch']);
     try {
-      await watch.waitFor(new RegExp(`Pod default/web cannot be scheduled yet: it waits for Karpenter's NodeClaim ${claimName} of NodePool general \\(launched \\d+s ago; not registered yet\\)\\. 0 of 1 node fit: 1 node has 1 cpu allocatable in all, less than the 2 the pod asks\\.`));
+      await watch.waitFor(new RegExp(`Pod default/web is waiting for Karpenter's NodeClaim ${claimName} of NodePool general \\(launched \\d+s ago; not registered yet\\)\\. 0 of 1 node fit: 1 node has 1 cpu allocatable in all, less than the 2 the pod asks\\.`));
       // The node registers after the node class's 20 s; kwok makes it Ready and the pod Running.
       expect(await watch.ended, watch.stderr()).toBe(0);
       lines.push(`[e2e] karpenter: --watch ended ${secs(Date.now() - t0)} after the pod was created:\n${watch.output()}`);
