@@ -122,12 +122,13 @@ export type StageDetail =
    * An autoscaler is adding nodes for the pod (story/scaleUp.ts): cluster-autoscaler's node
    * groups (from->to, max) or Karpenter's NodeClaim, since the event's time; confirmed by the
    * event, as new as the scheduler's last failure, or by cluster-autoscaler's status ConfigMap
-   * showing a group InProgress. `fitsNow`: existing nodes where the replay finds the pod fits.
+   * showing a group InProgress, or by Karpenter's NodeClaim still coming up (karpenter/index.ts
+   * waitingForClaim). `fitsNow`: existing nodes where the replay finds the pod fits.
    */
   | {
       stage: 'WaitingForScaleUp';
       autoscaler: ScaleUpTriggered;
-      confirmedBy: 'event' | 'statusConfigMap';
+      confirmedBy: 'event' | 'statusConfigMap' | 'nodeClaim';
       autoscalerStatus?: AutoscalerStatusView;
       fitsNow?: string[];
       neverPreempts?: NeverPreempts;

@@ -131,7 +131,29 @@ function withKarpenterObjects<S extends AutoscalerStory>(snapshot: Snapshot, pod
 export function withKarpenter(snapshot: Snapshot, pod: V1Pod, detail: StageDetail): StageDetail {
   if (!('autoscaler' in detail) || detail.autoscaler?.autoscaler !== 'karpenter') return detail;
   // The story keeps its state (withKarpenterObjects adds fields only), so it stays the stage's own kind.
-  return { ...detail, autoscaler: withKarpenterObjects(snapshot, pod, detail.autoscaler) } as StageDetail;
+  const enriched = { ...detail, autoscaler: withKarpenterObjects(snapshot, pod, detail.autoscaler) } as StageDetail;
+  return waitingForClaim(enriched) ?? enriched;
+}
+
+/**
+ * The pod is still waiting when the scheduler failed it after Karpenter's nomination but the
+ * NodeClaim is still coming up: Karpenter's node registers tainted karpenter.sh/unregistered
+ * (NoExecute) and stays unready until initialized, so the scheduler fails the pod on it (and
+ * says so) until then, while Karpenter keeps the pod for that NodeClaim. A claim that is Ready,
+ * gone, or failing its launch ends the wait.
+ */
+function waitingForClaim(detail: StageDetail): StageDetail | undefined {
+  if (detail.stage !== 'Unschedulable' || detail.autoscaler?.autoscaler !== 'karpenter' || detail.autoscaler.state !== 'scaleUpTriggered') return undefined;
+  const story = detail.autoscaler;
+  const claim = story.claim;
+  if (!claim?.found || !claim.waitingFor || claim.launchFailing) return undefined;
+  return {
+    stage: 'WaitingForScaleUp',
+    autoscaler: story,
+    confirmedBy: 'nodeClaim',
+    ...(detail.neverPreempts ? { neverPreempts: detail.neverPreempts } : {}),
+    ...(detail.autoscalerStatus ? { autoscalerStatus: detail.autoscalerStatus } : {}),
+  };
 }
 
 /** The collections a Karpenter story reads: a dump without them leaves the story short. */

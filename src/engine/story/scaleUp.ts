@@ -46,7 +46,7 @@ export type AutoscalerStatusView =
     };
 
 export type ScaleUpStage =
-  | { stage: 'WaitingForScaleUp'; autoscaler: ScaleUpTriggered; confirmedBy: 'event' | 'statusConfigMap'; autoscalerStatus?: AutoscalerStatusView }
+  | { stage: 'WaitingForScaleUp'; autoscaler: ScaleUpTriggered; confirmedBy: 'event' | 'statusConfigMap' | 'nodeClaim'; autoscalerStatus?: AutoscalerStatusView }
   | { stage: 'ScaleUpNotPossible'; cause: 'noScaleUp'; autoscaler: ScaleUpRefused; autoscalerStatus?: AutoscalerStatusView }
   /** The scale-up the pod triggered failed: every group it named is backed off (or unhealthy) now. */
   | { stage: 'ScaleUpNotPossible'; cause: 'backoff'; autoscaler: ScaleUpTriggered; backedOff: AutoscalerGroupStatus[]; autoscalerStatus: AutoscalerStatusView }

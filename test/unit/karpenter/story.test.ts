@@ -140,3 +140,24 @@ describe("Karpenter's refusal against our replay", () => {
     expect(a).not.toHaveProperty('reconciliation');
   });
 });
+
+// The scheduler fails the pod again once the claim's node exists but is still registering or
+// initializing (tainted karpenter.sh/unregistered:NoExecute, then not ready): that later failure
+// does not end the wait for the claim; a Ready, deleted or failing claim does.
+describe('a scheduler failure newer than the nomination, while the NodeClaim comes up', () => {
+  const events = [event('Nominated', 'Pod should schedule on: nodeclaim/general-jltp6', t0), { ...event('FailedScheduling', '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s).', t0 + 19_000), reporter: 'default-scheduler' }];
+  const steps = (trueUpTo: number) => ['Launched', 'Registered', 'Initialized', 'Ready'].map((type, i) => ({ type, status: i < trueUpTo ? 'True' : 'Unknown', lastTransitionTime: at(i) }));
+  it.each([
+    { name: 'registered, not initialized: still waiting, held by the claim', claims: [claim('general-jltp6', steps(2))], stage: 'WaitingForScaleUp' },
+    { name: 'launched, not registered: still waiting', claims: [claim('general-jltp6', steps(1))], stage: 'WaitingForScaleUp' },
+    { name: 'Ready: the scheduler failed on a ready node, the wait is over', claims: [claim('general-jltp6', steps(4))], stage: 'Unschedulable' },
+    { name: 'the claim is gone: no wait', claims: [], stage: 'Unschedulable' },
+    { name: 'its launch fails: no wait', claims: [claim('general-jltp6', [{ type: 'Launched', status: 'False', reason: 'LaunchFailed', message: 'insufficient capacity', lastTransitionTime: at(0) }])], stage: 'Unschedulable' },
+  ])('$name', ({ claims, stage }) => {
+    const autoscaler = autoscalerStory(events);
+    if (!autoscaler) throw new Error('no story');
+    const detail = withKarpenter(snapshotOf({ nodeClaims: claims, events }), pod('web').obj(), { stage: 'Unschedulable', autoscaler } as StageDetail);
+    expect(detail.stage).toBe(stage);
+    if (detail.stage === 'WaitingForScaleUp') expect(detail).toMatchObject({ confirmedBy: 'nodeClaim', autoscaler: { claim: { name: 'general-jltp6', found: true } } });
+  });
+});
