@@ -14,6 +14,7 @@
 //   NotIn/DoesNotExist always passes ("key %s, %s not in %s").
 // Each requirement is a set of values: In is the set, NotIn and Exists its complement, Gt/Lt a
 // complement bounded by an integer, DoesNotExist the empty set.
+import { formatRequirement } from '../match/nodeSelector.js';
 import { isNearMiss, nearest, type TextDiff } from '../nearmiss/index.js';
 import type { KarpenterNodePool, KarpenterRequirement } from '../../snapshot/types.js';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -176,23 +177,9 @@ export function requirementMismatches(pool: KarpenterNodePool, pod: V1Pod): Requ
   return [...fromSelector, ...fewest];
 }
 
-/** For a requirement's text in messages: `key In (a, b)`. */
+/** For a requirement's text in messages: `key=a` for one value, else as node affinity writes it. */
 export function formatKarpenterRequirement(r: KarpenterRequirement): string {
   const values = r.values ?? [];
-  switch (r.operator) {
-    case 'In':
-      return values.length === 1 ? `${r.key}=${values[0] ?? ''}` : `${r.key} in (${values.join(', ')})`;
-    case 'NotIn':
-      return `${r.key} notin (${values.join(', ')})`;
-    case 'Exists':
-      return r.key;
-    case 'DoesNotExist':
-      return `!${r.key}`;
-    case 'Gt':
-      return `${r.key} > ${values[0] ?? ''}`;
-    case 'Lt':
-      return `${r.key} < ${values[0] ?? ''}`;
-    default:
-      return `${r.key} ${r.operator} (${values.join(', ')})`;
-  }
+  // Karpenter's requirements are node selector requirements (plus minValues).
+  return r.operator === 'In' && values.length === 1 ? `${r.key}=${values[0] ?? ''}` : formatRequirement({ key: r.key, operator: r.operator, values });
 }
