@@ -55,9 +55,10 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
   };
 }
 
-// Every pending pod of a triage is judged against the same nodes: their facts (each bound
-// pod's requests parsed and summed) are computed once per collection of objects, not per pod.
-// Facts are never mutated (a fix's replay patches copies), so sharing them is safe.
+// Every pending pod of a triage (and every case a process diagnoses) is judged against the same
+// nodes: their facts (each bound pod's requests parsed and summed, as the scheduler's NodeInfo)
+// are computed once per collection of objects, not per pod. Facts are never mutated (a fix's
+// replay patches copies), so sharing them is safe.
 const sharedNodeFacts = new WeakMap<Snapshot['objects'], NodeFacts[]>();
 
 function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
@@ -72,14 +73,18 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
   return snapshot.objects.nodes.map((node) => nodeFacts(node, byNode.get(node.metadata?.name ?? '') ?? []));
 }
 
-export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
-  let nodes: NodeFacts[];
-  if (target.spec?.nodeName) {
-    // A bound pod is on its node's list: left out there, so it is not counted against itself.
-    nodes = nodeFactsOf(snapshot, podKey(target));
-  } else {
-    nodes = sharedNodeFacts.get(snapshot.objects) ?? nodeFactsOf(snapshot, undefined);
+/** Every node's facts with all its non-terminal pods, built once per snapshot's objects. */
+export function nodeIndex(snapshot: Snapshot): NodeFacts[] {
+  let nodes = sharedNodeFacts.get(snapshot.objects);
+  if (!nodes) {
+    nodes = nodeFactsOf(snapshot, undefined);
     sharedNodeFacts.set(snapshot.objects, nodes);
   }
+  return nodes;
+}
+
+export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
+  // A bound pod is on its node's list: left out there, so it is not counted against itself.
+  const nodes = target.spec?.nodeName ? nodeFactsOf(snapshot, podKey(target)) : nodeIndex(snapshot);
   return { snapshot, pod: podFacts(target), nodes };
 }
