@@ -5,8 +5,8 @@ import { UnreadableQuantity, type QuantityPlace } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
 import { QuantityError } from './quantity/index.js';
-import { addInto, toResourceList } from './resources/amounts.js';
-import { podRequestTotal, podRequests } from './resources/requests.js';
+import { toResourceList, type ResourceList } from './resources/amounts.js';
+import { podRequestTotal, podRequests, RequestSum } from './resources/requests.js';
 
 function isTerminal(pod: V1Pod): boolean {
   const phase = pod.status?.phase;
@@ -41,9 +41,23 @@ export function podFacts(pod: V1Pod): PodFacts {
   };
 }
 
-export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
-  const requested = {};
-  for (const pod of boundPods) addInto(requested, reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequestTotal(pod)));
+/** What `pods` request together; a quantity that does not parse is blamed on the first pod that holds one. */
+function requestedOn(pods: readonly V1Pod[], sum?: RequestSum): ResourceList {
+  try {
+    if (sum) return sum.total();
+    const fresh = new RequestSum();
+    for (const pod of pods) fresh.add(pod);
+    return fresh.total();
+  } catch (error) {
+    if (!(error instanceof QuantityError)) throw error;
+    for (const pod of pods) reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequestTotal(pod));
+    throw error;
+  }
+}
+
+/** A node's facts; `sum`: its pods' requests, when summed already. */
+export function nodeFacts(node: V1Node, boundPods: V1Pod[], sum?: RequestSum): NodeFacts {
+  const requested = requestedOn(boundPods, sum);
   const name = node.metadata?.name ?? '';
   return {
     node,
@@ -61,16 +75,28 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
 // replay patches copies), so sharing them is safe.
 const sharedNodeFacts = new WeakMap<Snapshot['objects'], NodeFacts[]>();
 
+// One pass over the pods, each summed into its node's total as it is grouped: at 50,000 pods
+// the walk is bound by reading the objects, so each is read once.
 function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
-  const byNode = new Map<string, V1Pod[]>();
+  const byNode = new Map<string, { pods: V1Pod[]; sum: RequestSum | undefined }>();
   for (const pod of snapshot.objects.pods) {
     const nodeName = pod.spec?.nodeName;
     if (!nodeName || isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
-    const list = byNode.get(nodeName) ?? [];
-    list.push(pod);
-    byNode.set(nodeName, list);
+    let on = byNode.get(nodeName);
+    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum() }));
+    on.pods.push(pod);
+    try {
+      on.sum?.add(pod);
+    } catch (error) {
+      // Summed again by nodeFacts, which says which pod holds the quantity, if that node is asked for.
+      if (!(error instanceof QuantityError)) throw error;
+      on.sum = undefined;
+    }
   }
-  return snapshot.objects.nodes.map((node) => nodeFacts(node, byNode.get(node.metadata?.name ?? '') ?? []));
+  return snapshot.objects.nodes.map((node) => {
+    const on = byNode.get(node.metadata?.name ?? '');
+    return nodeFacts(node, on?.pods ?? [], on?.sum);
+  });
 }
 
 /** Every node's facts with all its non-terminal pods, built once per snapshot's objects. */
