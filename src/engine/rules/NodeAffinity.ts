@@ -4,7 +4,7 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
 import type { FilterRule, RuleReason } from '../model.js';
 import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
-import { compareText, isNearMiss, nearest, type TextDiff } from '../nearmiss/index.js';
+import { compareText, isNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
 
 /** A label of the node that nearly matches what the pod wants; diffs only where they are near misses. */
 export interface LabelNearMiss {
@@ -36,6 +36,42 @@ export type NodeAffinityDetail =
 
 type NodeAffinityReason = RuleReason<'NodeAffinity', NodeAffinityDetail>;
 
+// At 5,000 nodes most nodes have the same label keys (the hostname's value differs, not its
+// key): the label whose key nearly matches a wanted one is looked for once per wanted key and
+// list of keys, not once per node. Label objects are never changed (a fix patches a copy), so a
+// node's list of keys is worked out once.
+const keyLists = new WeakMap<Record<string, string>, { keys: string[]; joined: string }>();
+const nearKeys = new Map<string, Map<string, Nearest<string> | null>>();
+const nearKeysKept = 10_000;
+
+function keysOf(labels: Record<string, string>): { keys: string[]; joined: string } {
+  let keys = keyLists.get(labels);
+  if (!keys) {
+    const list = Object.keys(labels);
+    keys = { keys: list, joined: list.join('\u0000') };
+    keyLists.set(labels, keys);
+  }
+  return keys;
+}
+
+/** The node's key most like `wanted` (the earliest on a tie), when it is a near miss. */
+function closestNearKey(wanted: string, labels: Record<string, string>): Nearest<string> | undefined {
+  const { keys, joined } = keysOf(labels);
+  let byKeys = nearKeys.get(wanted);
+  if (!byKeys) {
+    if (nearKeys.size >= nearKeysKept) nearKeys.clear();
+    nearKeys.set(wanted, (byKeys = new Map()));
+  }
+  let found = byKeys.get(joined);
+  if (found === undefined) {
+    const closest = nearest(wanted, keys, (key) => key);
+    found = closest && isNearMiss(closest.diff) ? closest : null;
+    if (byKeys.size >= nearKeysKept) byKeys.clear();
+    byKeys.set(joined, found);
+  }
+  return found ?? undefined;
+}
+
 function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, field: 'label' | 'field', nodeName: string): SelectorEntryMiss {
   const values = requirement.values ?? [];
   const source = field === 'field' ? { 'metadata.name': nodeName } : labels;
@@ -51,9 +87,10 @@ function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<str
     return miss;
   }
   if (requirement.operator === 'In' || requirement.operator === 'Exists' || requirement.operator === 'Gt' || requirement.operator === 'Lt') {
-    const closestKey = nearest(requirement.key, Object.entries(source), ([key]) => key);
-    if (closestKey && isNearMiss(closestKey.diff)) {
-      const [key, value] = closestKey.item;
+    const closestKey = closestNearKey(requirement.key, source);
+    if (closestKey) {
+      const key = closestKey.item;
+      const value = source[key] ?? '';
       const wantedValue = values.length > 0 ? (nearest(value, values, (v) => v)?.item ?? values[0] ?? '') : undefined;
       miss.closest = { key, value, keyDiff: closestKey.diff };
       if (wantedValue !== undefined) miss.closest.valueDiff = compareText(wantedValue, value);
