@@ -55,9 +55,21 @@ function requestedOn(pods: readonly V1Pod[], sum?: RequestSum): ResourceList {
   }
 }
 
-/** A node's facts; `sum`: its pods' requests, when summed already. */
-export function nodeFacts(node: V1Node, boundPods: V1Pod[], sum?: RequestSum): NodeFacts {
-  const requested = requestedOn(boundPods, sum);
+export function hasRequiredAntiAffinity(pod: V1Pod): boolean {
+  return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+}
+
+/** What the index's one pass over the pods found out about a node's pods. */
+interface PodsOnNode {
+  pods: V1Pod[];
+  /** Their requests, summed; undefined when one does not parse (nodeFacts says which). */
+  sum: RequestSum | undefined;
+  withRequiredAntiAffinity: V1Pod[];
+}
+
+/** A node's facts; `found`: what is known of its pods already (the index's pass). */
+export function nodeFacts(node: V1Node, boundPods: V1Pod[], found?: PodsOnNode): NodeFacts {
+  const requested = requestedOn(boundPods, found?.sum);
   const name = node.metadata?.name ?? '';
   return {
     node,
@@ -65,6 +77,7 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[], sum?: RequestSum): N
     labels: node.metadata?.labels ?? {},
     pods: boundPods,
     requested,
+    withRequiredAntiAffinity: found ? found.withRequiredAntiAffinity : boundPods.filter(hasRequiredAntiAffinity),
     allocatable: reading(() => ({ kind: 'Node', name, field: 'status.allocatable' }), () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
   };
 }
@@ -78,13 +91,14 @@ const sharedNodeFacts = new WeakMap<Snapshot['objects'], NodeFacts[]>();
 // One pass over the pods, each summed into its node's total as it is grouped: at 50,000 pods
 // the walk is bound by reading the objects, so each is read once.
 function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
-  const byNode = new Map<string, { pods: V1Pod[]; sum: RequestSum | undefined }>();
+  const byNode = new Map<string, PodsOnNode>();
   for (const pod of snapshot.objects.pods) {
     const nodeName = pod.spec?.nodeName;
     if (!nodeName || isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
     let on = byNode.get(nodeName);
-    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum() }));
+    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(), withRequiredAntiAffinity: [] }));
     on.pods.push(pod);
+    if (hasRequiredAntiAffinity(pod)) on.withRequiredAntiAffinity.push(pod);
     try {
       on.sum?.add(pod);
     } catch (error) {
@@ -95,7 +109,7 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
   }
   return snapshot.objects.nodes.map((node) => {
     const on = byNode.get(node.metadata?.name ?? '');
-    return nodeFacts(node, on?.pods ?? [], on?.sum);
+    return on ? nodeFacts(node, on.pods, on) : nodeFacts(node, []);
   });
 }
 

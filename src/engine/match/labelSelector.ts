@@ -11,6 +11,20 @@ export function matchesLabelSelector(selector: V1LabelSelector | undefined | nul
   return (selector.matchExpressions ?? []).every((requirement) => matchesRequirement(requirement, have));
 }
 
+/** matchesLabelSelector with the selector read once: for matching one selector against many pods. */
+export function labelMatcher(selector: V1LabelSelector | undefined | null): (labels: Record<string, string> | undefined) => boolean {
+  if (!selector) return () => false;
+  const pairs = Object.entries(selector.matchLabels ?? {});
+  const expressions = selector.matchExpressions ?? [];
+  return (labels) => {
+    const have = labels ?? {};
+    for (const [key, value] of pairs) {
+      if (have[key] !== value) return false;
+    }
+    return expressions.every((requirement) => matchesRequirement(requirement, have));
+  };
+}
+
 function matchesRequirement(requirement: V1LabelSelectorRequirement, labels: Record<string, string>): boolean {
   const present = Object.hasOwn(labels, requirement.key);
   const value = labels[requirement.key];
