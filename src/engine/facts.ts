@@ -55,6 +55,11 @@ function requestedOn(pods: readonly V1Pod[], sum?: RequestSum): ResourceList {
   }
 }
 
+/** The pod's priority as the scheduler reads it (admission resolved priorityClassName into it). */
+export function priorityOf(pod: V1Pod): number {
+  return pod.spec?.priority ?? 0;
+}
+
 export function hasRequiredAntiAffinity(pod: V1Pod): boolean {
   return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
 }
@@ -65,6 +70,7 @@ interface PodsOnNode {
   /** Their requests, summed; undefined when one does not parse (nodeFacts says which). */
   sum: RequestSum | undefined;
   withRequiredAntiAffinity: V1Pod[];
+  lowestPriority: number;
 }
 
 /** A node's facts; `found`: what is known of its pods already (the index's pass). */
@@ -78,6 +84,7 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[], found?: PodsOnNode):
     pods: boundPods,
     requested,
     withRequiredAntiAffinity: found ? found.withRequiredAntiAffinity : boundPods.filter(hasRequiredAntiAffinity),
+    lowestPriority: found ? found.lowestPriority : boundPods.reduce((lowest, pod) => Math.min(lowest, priorityOf(pod)), Infinity),
     allocatable: reading(() => ({ kind: 'Node', name, field: 'status.allocatable' }), () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
   };
 }
@@ -96,8 +103,9 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
     const nodeName = pod.spec?.nodeName;
     if (!nodeName || isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
     let on = byNode.get(nodeName);
-    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(), withRequiredAntiAffinity: [] }));
+    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(), withRequiredAntiAffinity: [], lowestPriority: Infinity }));
     on.pods.push(pod);
+    on.lowestPriority = Math.min(on.lowestPriority, priorityOf(pod));
     if (hasRequiredAntiAffinity(pod)) on.withRequiredAntiAffinity.push(pod);
     try {
       on.sum?.add(pod);

@@ -39,6 +39,8 @@ export interface NodeFacts {
   requested: ResourceList;
   /** Of `pods`, those with required pod anti-affinity terms (NodeInfo.PodsWithRequiredAntiAffinity): every incoming pod is checked against them. */
   withRequiredAntiAffinity: V1Pod[];
+  /** The lowest spec.priority among `pods` (Infinity with none): preemption looks for lower-priority pods on 5,000 nodes. */
+  lowestPriority: number;
   allocatable: ResourceList;
 }
 

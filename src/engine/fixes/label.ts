@@ -4,6 +4,7 @@
 // not proposed: no label value is "the" answer there.
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
 import type { NodeFacts } from '../model.js';
+import { labelKeys, byKeyList } from '../match/labelKeys.js';
 import { matchesNodeRequirement } from '../match/nodeSelector.js';
 import { isLabelKey, isLabelValue } from './labelSyntax.js';
 import { failingOnlyOn, nodeNamed } from './nodes.js';
@@ -45,8 +46,12 @@ function satisfy(requirement: V1NodeSelectorRequirement, labels: Record<string, 
 function labelNearMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>): boolean {
   const actual = Object.hasOwn(labels, requirement.key) ? labels[requirement.key] : undefined;
   if (actual !== undefined) return requirement.operator === 'In' && (requirement.values ?? []).some((v) => v !== actual && near(v, actual));
-  return Object.keys(labels).some((k) => near(k, requirement.key));
+  const keys = labelKeys(labels);
+  return keyNearMisses(requirement.key, keys, () => keys.keys.some((k) => near(k, requirement.key)));
 }
+
+// Whether some key of the node nearly spells a wanted one depends on its keys alone.
+const keyNearMisses = byKeyList<boolean>();
 
 function termLabelling(term: V1NodeSelectorTerm, labels: Record<string, string>, base: Labelling): Labelling | undefined {
   if ((term.matchFields ?? []).length > 0 || (term.matchExpressions ?? []).length === 0) return undefined;

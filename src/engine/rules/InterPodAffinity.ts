@@ -214,7 +214,8 @@ function computeState(ctx: RuleContext): AffinityState {
   const existing = new Map<string, ExistingAntiAffinityConflict[]>();
   for (const node of ctx.nodes) {
     // (1) existing pods' anti-affinity against the incoming pod.
-    for (const { pod, terms } of antiAffinityHeldOn(node)) {
+    if (node.withRequiredAntiAffinity.length === 0 && affinity.length === 0 && antiAffinity.length === 0) continue;
+    for (const { pod, terms } of node.withRequiredAntiAffinity.length > 0 ? antiAffinityHeldOn(node) : []) {
       for (const term of terms) {
         const value = labelOf(node, term.ref.topologyKey);
         if (value !== undefined && term.matches(incoming)) push(existing, pairKey(term.ref.topologyKey, value), { pod: podRef(pod, node), term: term.ref, domain: value });
@@ -323,6 +324,8 @@ const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
     detail.kind === 'podAntiAffinityConflict' || detail.kind === 'existingPodAntiAffinityConflict' || detail.kind === 'podAffinityLabelMissing',
   filter(ctx, node) {
     const state = stateFor(ctx);
+    // The common pod: no terms of its own, and no pod anywhere whose anti-affinity it meets.
+    if (state.affinity.length === 0 && state.antiAffinity.length === 0 && state.existing.size === 0) return [];
     return [affinityReason(state, node), antiAffinityReason(state, node), existingAntiAffinityReason(state, node)].filter(
       (reason): reason is InterPodAffinityReason => reason !== undefined,
     );

@@ -5,6 +5,7 @@ import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/
 import type { FilterRule, RuleReason } from '../model.js';
 import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
 import { compareText, isNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
+import { byKeyList, labelKeys } from '../match/labelKeys.js';
 
 /** A label of the node that nearly matches what the pod wants; diffs only where they are near misses. */
 export interface LabelNearMiss {
@@ -36,39 +37,17 @@ export type NodeAffinityDetail =
 
 type NodeAffinityReason = RuleReason<'NodeAffinity', NodeAffinityDetail>;
 
-// At 5,000 nodes most nodes have the same label keys (the hostname's value differs, not its
-// key): the label whose key nearly matches a wanted one is looked for once per wanted key and
-// list of keys, not once per node. Label objects are never changed (a fix patches a copy), so a
-// node's list of keys is worked out once.
-const keyLists = new WeakMap<Record<string, string>, { keys: string[]; joined: string }>();
-const nearKeys = new Map<string, Map<string, Nearest<string> | null>>();
-const nearKeysKept = 10_000;
-
-function keysOf(labels: Record<string, string>): { keys: string[]; joined: string } {
-  let keys = keyLists.get(labels);
-  if (!keys) {
-    const list = Object.keys(labels);
-    keys = { keys: list, joined: list.join('\u0000') };
-    keyLists.set(labels, keys);
-  }
-  return keys;
-}
+// The label whose key nearly matches a wanted one depends on the node's keys alone: looked for
+// once per wanted key and list of keys, not once per node.
+const nearKeys = byKeyList<Nearest<string> | null>();
 
 /** The node's key most like `wanted` (the earliest on a tie), when it is a near miss. */
 function closestNearKey(wanted: string, labels: Record<string, string>): Nearest<string> | undefined {
-  const { keys, joined } = keysOf(labels);
-  let byKeys = nearKeys.get(wanted);
-  if (!byKeys) {
-    if (nearKeys.size >= nearKeysKept) nearKeys.clear();
-    nearKeys.set(wanted, (byKeys = new Map()));
-  }
-  let found = byKeys.get(joined);
-  if (found === undefined) {
-    const closest = nearest(wanted, keys, (key) => key);
-    found = closest && isNearMiss(closest.diff) ? closest : null;
-    if (byKeys.size >= nearKeysKept) byKeys.clear();
-    byKeys.set(joined, found);
-  }
+  const keys = labelKeys(labels);
+  const found = nearKeys(wanted, keys, () => {
+    const closest = nearest(wanted, keys.keys, (key) => key);
+    return closest && isNearMiss(closest.diff) ? closest : null;
+  });
   return found ?? undefined;
 }
 
