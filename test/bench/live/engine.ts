@@ -10,6 +10,8 @@
 // other work on the machine).
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { ApiClient } from '../../e2e/harness/api.js';
 import { diagnose } from '../../../src/engine/diagnose.js';
@@ -87,8 +89,13 @@ function median(samples: Sample[]): string {
   const wall = samples.map((s) => s.wall).sort((a, b) => a - b);
   const cpu = samples.map((s) => s.cpu).sort((a, b) => a - b);
   const mid = Math.floor(samples.length / 2);
-  return `${ms({ wall: wall[mid] ?? 0, cpu: cpu[mid] ?? 0 })} (min ${wall[0]?.toFixed(0)}, max ${wall[wall.length - 1]?.toFixed(0)})`;
+  return `${ms({ wall: wall[mid] ?? 0, cpu: cpu[mid] ?? 0 })} (min ${ms({ wall: wall[0] ?? 0, cpu: cpu[0] ?? 0 })}, max ${ms({ wall: wall[wall.length - 1] ?? 0, cpu: cpu[cpu.length - 1] ?? 0 })})`;
 }
+
+// The previous run's snapshot is garbage by now: collected before the next is timed, so that
+// each run's numbers are its own work (the collector still runs on what a run allocates).
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
 
 const runs = Number(values.runs);
 const index: Sample[] = [];
@@ -96,6 +103,7 @@ const perCase = cases.map(() => [] as Sample[]);
 for (let r = 0; r < runs; r++) {
   // Fresh objects each run, as each run of the tool reads them: nothing cached from the last.
   const snapshot: Snapshot = { source: { kind: 'live', description: 'memory' }, objects: { ...emptyCollections(), nodes: structuredClone(nodeObjects), pods: [...structuredClone(podObjects), ...targets] }, gaps: [] };
+  collect();
   index.push(timed(() => nodeIndex(snapshot)).sample);
   for (const [i, k] of cases.entries()) {
     const { result: out, sample } = timed(() => diagnose(ruleSet, snapshot, { namespace: BENCH_NAMESPACE, name: targets[i]?.metadata?.name ?? '' }));
