@@ -76,13 +76,27 @@ function labellingFor(input: FixInput, node: NodeFacts): Labelling | undefined {
 
 export function proposeLabels(input: FixInput): Candidate[] {
   const byLabelling = new Map<string, { labelling: Labelling; nodes: string[] }>();
+  // A node's labelling depends on its keys and on its values of the keys the pod asks about:
+  // worked out once per such combination, not once for each of 4,500 nodes.
+  const spec = input.ctx.pod.pod.spec;
+  const asked = [
+    ...Object.keys(spec?.nodeSelector ?? {}),
+    ...(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []).flatMap((t) => (t.matchExpressions ?? []).map((r) => r.key)),
+  ];
+  const seen = new Map<string, { labelling: Labelling; key: string } | undefined>();
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
     // A PreFilter narrowing by node name is not a label.
     if (verdict.reasons.some((r) => r.detail.kind === 'outsidePreFilterNodes')) continue;
     const node = nodeNamed(input.ctx.nodes, verdict.name);
-    const labelling = node ? labellingFor(input, node) : undefined;
-    if (!labelling || size(labelling) === 0) continue;
-    const key = JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]);
+    if (!node) continue;
+    const memo = labelKeys(node.labels).joined + JSON.stringify(asked.map((key) => (Object.hasOwn(node.labels, key) ? node.labels[key] : null)));
+    if (!seen.has(memo)) {
+      const labelling = labellingFor(input, node);
+      seen.set(memo, labelling && size(labelling) > 0 ? { labelling, key: JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]) } : undefined);
+    }
+    const found = seen.get(memo);
+    if (!found) continue;
+    const { labelling, key } = found;
     const known = byLabelling.get(key);
     if (known) known.nodes.push(verdict.name);
     else byLabelling.set(key, { labelling, nodes: [verdict.name] });

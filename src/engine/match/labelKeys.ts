@@ -6,7 +6,7 @@ const lists = new WeakMap<Record<string, string>, LabelKeys>();
 
 export interface LabelKeys {
   keys: string[];
-  /** The keys in their order, joined by NUL (which no key holds): equal lists, equal strings. */
+  /** The keys in their order as JSON (a hostile key may hold any character): equal lists, equal strings. */
   joined: string;
 }
 
@@ -14,7 +14,7 @@ export function labelKeys(labels: Record<string, string>): LabelKeys {
   let found = lists.get(labels);
   if (!found) {
     const keys = Object.keys(labels);
-    found = { keys, joined: keys.join('\u0000') };
+    found = { keys, joined: JSON.stringify(keys) };
     lists.set(labels, found);
   }
   return found;
