@@ -89,7 +89,9 @@ export function proposeLabels(input: FixInput): Candidate[] {
     if (verdict.reasons.some((r) => r.detail.kind === 'outsidePreFilterNodes')) continue;
     const node = nodeNamed(input.ctx.nodes, verdict.name);
     if (!node) continue;
-    const memo = labelKeys(node.labels).joined + JSON.stringify(asked.map((key) => (Object.hasOwn(node.labels, key) ? node.labels[key] : null)));
+    // The key list matters only where an asked key is missing (labelNearMiss looks at the keys then).
+    const values = asked.map((key) => (Object.hasOwn(node.labels, key) ? (node.labels[key] ?? '') : null));
+    const memo = JSON.stringify(values) + (values.includes(null) ? labelKeys(node.labels).joined : '');
     if (!seen.has(memo)) {
       const labelling = labellingFor(input, node);
       seen.set(memo, labelling && size(labelling) > 0 ? { labelling, key: JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]) } : undefined);

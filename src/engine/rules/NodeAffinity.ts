@@ -51,6 +51,38 @@ function closestNearKey(wanted: string, labels: Record<string, string>): Nearest
   return found ?? undefined;
 }
 
+// The node's value against the wanted ones depends on the value alone: most of 5,000 nodes
+// share a few values, so it is compared once per requirement (the pod's own object) and value.
+const nearValues = new WeakMap<V1NodeSelectorRequirement, Map<string, LabelNearMiss | null>>();
+
+function closestNearValue(requirement: V1NodeSelectorRequirement, actual: string): LabelNearMiss | undefined {
+  let byValue = nearValues.get(requirement);
+  if (!byValue) nearValues.set(requirement, (byValue = new Map()));
+  let found = byValue.get(actual);
+  if (found === undefined) {
+    found = null;
+    const closestValue = nearest(actual, requirement.values ?? [], (v) => v);
+    if (closestValue && requirement.operator === 'In') {
+      const valueDiff = compareText(closestValue.item, actual);
+      if (isNearMiss(valueDiff)) found = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff };
+    }
+    byValue.set(actual, found);
+  }
+  return found ?? undefined;
+}
+
+// The nodeSelector as requirements, once per pod's selector object rather than once per node.
+const selectorRequirements = new WeakMap<Record<string, string>, V1NodeSelectorRequirement[]>();
+
+function requirementsOf(selector: Record<string, string>): V1NodeSelectorRequirement[] {
+  let requirements = selectorRequirements.get(selector);
+  if (!requirements) {
+    requirements = Object.entries(selector).map(([key, value]) => ({ key, operator: 'In', values: [value] }));
+    selectorRequirements.set(selector, requirements);
+  }
+  return requirements;
+}
+
 function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, field: 'label' | 'field', nodeName: string): SelectorEntryMiss {
   const values = requirement.values ?? [];
   const source = field === 'field' ? { 'metadata.name': nodeName } : labels;
@@ -58,11 +90,8 @@ function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<str
   const miss: SelectorEntryMiss = { key: requirement.key, wanted: values, operator: requirement.operator };
   if (actual !== undefined) {
     miss.actual = actual;
-    const closestValue = nearest(actual, values, (v) => v);
-    if (closestValue && requirement.operator === 'In') {
-      const valueDiff = compareText(closestValue.item, actual);
-      if (isNearMiss(valueDiff)) miss.closest = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff };
-    }
+    const closest = closestNearValue(requirement, actual);
+    if (closest) miss.closest = { ...closest };
     return miss;
   }
   if (requirement.operator === 'In' || requirement.operator === 'Exists' || requirement.operator === 'Gt' || requirement.operator === 'Lt') {
@@ -118,10 +147,12 @@ const rule: FilterRule<'NodeAffinity', NodeAffinityDetail> = {
   filter({ pod }, node) {
     const reasons: NodeAffinityReason[] = [];
     const labels = node.labels;
-    const selector = pod.pod.spec?.nodeSelector ?? {};
-    const selectorMisses = Object.entries(selector)
-      .filter(([key, value]) => !matchesNodeRequirement({ key, operator: 'In', values: [value] }, labels))
-      .map(([key, value]) => describeMiss({ key, operator: 'In', values: [value] }, labels, 'label', node.name));
+    const selector = pod.pod.spec?.nodeSelector;
+    const selectorMisses = selector
+      ? requirementsOf(selector)
+          .filter((requirement) => !matchesNodeRequirement(requirement, labels))
+          .map((requirement) => describeMiss(requirement, labels, 'label', node.name))
+      : [];
     if (selectorMisses.length > 0) {
       reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeSelectorMismatch', misses: selectorMisses } });
     }
