@@ -16,6 +16,12 @@ export function labelMatcher(selector: V1LabelSelector | undefined | null): (lab
   if (!selector) return () => false;
   const pairs = Object.entries(selector.matchLabels ?? {});
   const expressions = selector.matchExpressions ?? [];
+  const [only] = pairs;
+  // The common term, one label: the loop and the expressions left out of 50,000 calls.
+  if (only && pairs.length === 1 && expressions.length === 0) {
+    const [key, value] = only;
+    return (labels) => labels !== undefined && labels[key] === value;
+  }
   return (labels) => {
     const have = labels ?? {};
     for (const [key, value] of pairs) {

@@ -133,6 +133,8 @@ function termMatcher(namespaces: ReadonlySet<string>, namespaceSelector: V1Label
   // A cluster has few namespaces: each is decided once.
   const coverage = new Map<string, boolean>();
   const labelsMatch = labelMatcher(selector);
+  // An empty namespaceSelector covers every namespace: the pod's is not even read.
+  if (namespaceSelector && isEmptySelector(namespaceSelector)) return (pod) => labelsMatch(pod.metadata?.labels);
   return (pod) => {
     const namespace = namespaceOf(pod);
     let covered = coverage.get(namespace);
