@@ -60,7 +60,7 @@ export function priorityOf(pod: V1Pod): number {
   return pod.spec?.priority ?? 0;
 }
 
-export function hasRequiredAntiAffinity(pod: V1Pod): boolean {
+function hasRequiredAntiAffinity(pod: V1Pod): boolean {
   return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
 }
 
