@@ -74,6 +74,12 @@ function engineTally(nodes: NodeVerdict[], preFilter: Reason[]): Record<string, 
   for (const node of nodes) {
     const first = node.reasons[0];
     if (!first) continue;
+    // Most of 5,000 nodes fail for one reason: no set to build.
+    if (node.reasons.length === 1) {
+      const key = tallyKey(first);
+      tally[key] = (tally[key] ?? 0) + 1;
+      continue;
+    }
     const keys = new Set(node.reasons.filter((r) => r.plugin === first.plugin).map((r) => tallyKey(r)));
     for (const key of keys) tally[key] = (tally[key] ?? 0) + 1;
   }

@@ -5,8 +5,8 @@ import { UnreadableQuantity, type QuantityPlace } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
 import { QuantityError } from './quantity/index.js';
-import { addInto, toResourceList } from './resources/amounts.js';
-import { podRequestTotal, podRequests } from './resources/requests.js';
+import { toResourceList, type ResourceList } from './resources/amounts.js';
+import { podRequestTotal, podRequests, RequestSum } from './resources/requests.js';
 
 function isTerminal(pod: V1Pod): boolean {
   const phase = pod.status?.phase;
@@ -41,9 +41,41 @@ export function podFacts(pod: V1Pod): PodFacts {
   };
 }
 
-export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
-  const requested = {};
-  for (const pod of boundPods) addInto(requested, reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequestTotal(pod)));
+/** What `pods` request together; a quantity that does not parse is blamed on the first pod that holds one. */
+function requestedOn(pods: readonly V1Pod[], sum?: RequestSum): ResourceList {
+  try {
+    if (sum) return sum.total();
+    const fresh = new RequestSum();
+    for (const pod of pods) fresh.add(pod);
+    return fresh.total();
+  } catch (error) {
+    if (!(error instanceof QuantityError)) throw error;
+    for (const pod of pods) reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequestTotal(pod));
+    throw error;
+  }
+}
+
+/** The pod's priority as the scheduler reads it (admission resolved priorityClassName into it). */
+export function priorityOf(pod: V1Pod): number {
+  return pod.spec?.priority ?? 0;
+}
+
+function hasRequiredAntiAffinity(pod: V1Pod): boolean {
+  return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+}
+
+/** What the index's one pass over the pods found out about a node's pods. */
+interface PodsOnNode {
+  pods: V1Pod[];
+  /** Their requests, summed; undefined when one does not parse (nodeFacts says which). */
+  sum: RequestSum | undefined;
+  withRequiredAntiAffinity: V1Pod[];
+  lowestPriority: number;
+}
+
+/** A node's facts; `found`: what is known of its pods already (the index's pass). */
+export function nodeFacts(node: V1Node, boundPods: V1Pod[], found?: PodsOnNode): NodeFacts {
+  const requested = requestedOn(boundPods, found?.sum);
   const name = node.metadata?.name ?? '';
   return {
     node,
@@ -51,35 +83,56 @@ export function nodeFacts(node: V1Node, boundPods: V1Pod[]): NodeFacts {
     labels: node.metadata?.labels ?? {},
     pods: boundPods,
     requested,
+    withRequiredAntiAffinity: found ? found.withRequiredAntiAffinity : boundPods.filter(hasRequiredAntiAffinity),
+    lowestPriority: found ? found.lowestPriority : boundPods.reduce((lowest, pod) => Math.min(lowest, priorityOf(pod)), Infinity),
     allocatable: reading(() => ({ kind: 'Node', name, field: 'status.allocatable' }), () => toResourceList(node.status?.allocatable ?? node.status?.capacity)),
   };
 }
 
-// Every pending pod of a triage is judged against the same nodes: their facts (each bound
-// pod's requests parsed and summed) are computed once per collection of objects, not per pod.
-// Facts are never mutated (a fix's replay patches copies), so sharing them is safe.
+// Every pending pod of a triage (and every case a process diagnoses) is judged against the same
+// nodes: their facts (each bound pod's requests parsed and summed, as the scheduler's NodeInfo)
+// are computed once per collection of objects, not per pod. Facts are never mutated (a fix's
+// replay patches copies), so sharing them is safe.
 const sharedNodeFacts = new WeakMap<Snapshot['objects'], NodeFacts[]>();
 
+// One pass over the pods, each summed into its node's total as it is grouped: at 50,000 pods
+// the walk is bound by reading the objects, so each is read once.
 function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
-  const byNode = new Map<string, V1Pod[]>();
+  const byNode = new Map<string, PodsOnNode>();
   for (const pod of snapshot.objects.pods) {
     const nodeName = pod.spec?.nodeName;
     if (!nodeName || isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
-    const list = byNode.get(nodeName) ?? [];
-    list.push(pod);
-    byNode.set(nodeName, list);
+    let on = byNode.get(nodeName);
+    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(), withRequiredAntiAffinity: [], lowestPriority: Infinity }));
+    on.pods.push(pod);
+    on.lowestPriority = Math.min(on.lowestPriority, priorityOf(pod));
+    if (hasRequiredAntiAffinity(pod)) on.withRequiredAntiAffinity.push(pod);
+    try {
+      on.sum?.add(pod);
+    } catch (error) {
+      // Summed again by nodeFacts, which says which pod holds the quantity, if that node is asked for.
+      if (!(error instanceof QuantityError)) throw error;
+      on.sum = undefined;
+    }
   }
-  return snapshot.objects.nodes.map((node) => nodeFacts(node, byNode.get(node.metadata?.name ?? '') ?? []));
+  return snapshot.objects.nodes.map((node) => {
+    const on = byNode.get(node.metadata?.name ?? '');
+    return on ? nodeFacts(node, on.pods, on) : nodeFacts(node, []);
+  });
+}
+
+/** Every node's facts with all its non-terminal pods, built once per snapshot's objects. */
+export function nodeIndex(snapshot: Snapshot): NodeFacts[] {
+  let nodes = sharedNodeFacts.get(snapshot.objects);
+  if (!nodes) {
+    nodes = nodeFactsOf(snapshot, undefined);
+    sharedNodeFacts.set(snapshot.objects, nodes);
+  }
+  return nodes;
 }
 
 export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
-  let nodes: NodeFacts[];
-  if (target.spec?.nodeName) {
-    // A bound pod is on its node's list: left out there, so it is not counted against itself.
-    nodes = nodeFactsOf(snapshot, podKey(target));
-  } else {
-    nodes = sharedNodeFacts.get(snapshot.objects) ?? nodeFactsOf(snapshot, undefined);
-    sharedNodeFacts.set(snapshot.objects, nodes);
-  }
+  // A bound pod is on its node's list: left out there, so it is not counted against itself.
+  const nodes = target.spec?.nodeName ? nodeFactsOf(snapshot, podKey(target)) : nodeIndex(snapshot);
   return { snapshot, pod: podFacts(target), nodes };
 }

@@ -91,9 +91,11 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
         unchecked.push(input.rule.meta.name);
         continue;
       }
-      const found = input.rule.filter(ctx, node).filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind));
-      const kept = proven(input, found);
-      reasons.push(...kept);
+      // 13 rules on 5,000 nodes: nothing is copied for the common empty answer.
+      const raw = input.rule.filter(ctx, node);
+      const found = raw.length > 0 && reasons.length > 0 ? raw.filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind)) : raw;
+      const kept = found.length === 0 ? found : proven(input, found);
+      for (const reason of kept) reasons.push(reason);
       if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.meta.name);
       else if (kept.length === 0 && preFilter.length === 0) {
         const undecided = input.rule.notCheckedOn?.(ctx, node);

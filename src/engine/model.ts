@@ -37,6 +37,10 @@ export interface NodeFacts {
   pods: V1Pod[];
   /** Sum of the effective requests of `pods`, as the scheduler's NodeInfo.Requested. */
   requested: ResourceList;
+  /** Of `pods`, those with required pod anti-affinity terms (NodeInfo.PodsWithRequiredAntiAffinity): every incoming pod is checked against them. */
+  withRequiredAntiAffinity: V1Pod[];
+  /** The lowest spec.priority among `pods` (Infinity with none): preemption looks for lower-priority pods on 5,000 nodes. */
+  lowestPriority: number;
   allocatable: ResourceList;
 }
 

@@ -78,9 +78,10 @@ function failedCreates(snapshot: Snapshot, owners: ObjectRef[]): { owner: Object
 export function resolve(snapshot: Snapshot, query: Query): Resolution {
   const { kind, name } = parseQuery(query.name);
   const ns = query.namespace;
-  const podsInNs = snapshot.objects.pods.filter((p) => (p.metadata?.namespace ?? 'default') === ns);
+  const inNs = (p: V1Pod) => (p.metadata?.namespace ?? 'default') === ns;
   if (kind === 'Pod') {
-    const pod = podsInNs.find((p) => p.metadata?.name === name);
+    // The name first: one comparison for most of 50,000 pods, and no list of the namespace's.
+    const pod = snapshot.objects.pods.find((p) => p.metadata?.name === name && inNs(p));
     if (pod) return { found: 'pod', pod, otherPending: [] };
     // The pod may never have been admitted: look for an owner that failed to create it.
     const creators = snapshot.objects.events.filter(
@@ -91,7 +92,7 @@ export function resolve(snapshot: Snapshot, query: Query): Resolution {
       const owner = { kind: creator.involved.kind, namespace: ns, name: creator.involved.name, ...(creator.involved.uid ? { uid: creator.involved.uid } : {}) };
       return { found: 'admissionRejected', owner, failures: creators.filter((e) => e.involved.name === owner.name), ownerPath: [owner] };
     }
-    return { found: 'nothing', kind: 'pod', suggestions: closest(name, podsInNs.map((p) => p.metadata?.name ?? '')) };
+    return { found: 'nothing', kind: 'pod', suggestions: closest(name, snapshot.objects.pods.filter(inNs).map((p) => p.metadata?.name ?? '')) };
   }
   const ownerObject = isOwnerKind(kind) ? findOwner(snapshot, kind, ns, name) : undefined;
   const owner: ObjectRef = { kind, namespace: ns, name, ...(ownerObject?.metadata?.uid ? { uid: ownerObject.metadata.uid } : {}) };

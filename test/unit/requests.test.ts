@@ -2,7 +2,8 @@
 // helpers_test.go: init containers, sidecars, overhead, pod-level resources).
 import { describe, expect, it } from 'vitest';
 import { requestOrigins } from '../../src/engine/resources/origins.js';
-import { podRequestTotal, podRequests } from '../../src/engine/resources/requests.js';
+import { podRequestTotal, podRequests, RequestSum } from '../../src/engine/resources/requests.js';
+import { QuantityError } from '../../src/engine/quantity/index.js';
 import { pod } from '../support/builders.js';
 
 const Gi = 1024n ** 3n;
@@ -88,6 +89,32 @@ describe('podRequests', () => {
     const obj = builder.obj();
     expect(podRequestTotal(obj)).toEqual(total);
     expect(Object.keys(podRequestTotal(obj))).toEqual(Object.keys(podRequests(obj).total));
+  });
+
+  // A node's requested total (the per-snapshot node index) is summed in numbers while exact.
+  it('RequestSum: the sum of every case is the sum of their totals', () => {
+    const sum = new RequestSum();
+    const want: Record<string, bigint> = {};
+    for (const { pod: builder } of cases) {
+      const obj = builder.obj();
+      sum.add(obj);
+      for (const [resource, amount] of Object.entries(podRequestTotal(obj))) want[resource] = (want[resource] ?? 0n) + amount;
+    }
+    expect(sum.total()).toEqual(want);
+  });
+
+  it('RequestSum: amounts and sums beyond 2^53 stay exact', () => {
+    const sum = new RequestSum();
+    // 4Pi of memory three times: each a safe integer, their sum not (2^53 is 8Pi).
+    for (let i = 0; i < 3; i++) sum.add(pod(`p${i}`).req({ memory: '4Pi', cpu: '1' }).obj());
+    sum.add(pod('huge').req({ 'example.com/bytes': '8Ei' }).obj());
+    sum.add(pod('tiny').req({ 'example.com/bytes': '1' }).obj());
+    expect(sum.total()).toEqual({ memory: 3n * 4n * 1024n ** 5n, cpu: 3000n, 'example.com/bytes': 2n ** 63n - 1n + 1n });
+  });
+
+  it('RequestSum: a quantity that does not parse throws its QuantityError', () => {
+    const sum = new RequestSum();
+    expect(() => sum.add(pod('bad').req({ cpu: '1 core' }).obj())).toThrow(QuantityError);
   });
 
   it('says which requests were copied from limits and which a LimitRange set', () => {

@@ -8,7 +8,7 @@
 // (filterPodsWithPDBViolation); without the budgets in the input that order is unknown, and
 // the fix says the scheduler may pick other victims.
 import type { V1Pod } from '@kubernetes/client-node';
-import { podKey } from '../facts.js';
+import { podKey, priorityOf } from '../facts.js';
 import { toTime } from '../../snapshot/types.js';
 import { violatingPods, type BudgetRef } from '../story/preemption.js';
 import { failing, nodeNamed } from './nodes.js';
@@ -18,10 +18,6 @@ import type { Candidate, Change, FixInput } from './types.js';
 /** Nodes with more lower-priority pods than this are not replayed pod by pod (cost). */
 const maxVictimsReplayed = 24;
 const maxNodes = 3;
-
-function priorityOf(pod: V1Pod): number {
-  return pod.spec?.priority ?? 0;
-}
 
 // MoreImportantPod: higher priority first, then the one that started earlier.
 function moreImportantFirst(a: V1Pod, b: V1Pod): number {
@@ -45,8 +41,10 @@ export function proposePreemptions({ rules, ctx, judgement }: FixInput): Candida
     if (out.length >= maxNodes) break;
     if (!verdict.reasons.every((r) => r.code === 'Unschedulable')) continue;
     const node = nodeNamed(ctx.nodes, verdict.name);
-    const lower = (node?.pods ?? []).filter((p) => priorityOf(p) < priority).sort(moreImportantFirst);
-    if (!node || lower.length === 0 || lower.length > maxVictimsReplayed) continue;
+    // No pod below the pod's priority there (the index knows each node's lowest): nothing to preempt.
+    if (!node || node.lowestPriority >= priority) continue;
+    const lower = node.pods.filter((p) => priorityOf(p) < priority).sort(moreImportantFirst);
+    if (lower.length === 0 || lower.length > maxVictimsReplayed) continue;
     const violating = violatingPods(lower, ctx.snapshot.objects.podDisruptionBudgets);
     const potential = [...lower.filter((p) => violating.has(podKey(p))), ...lower.filter((p) => !violating.has(podKey(p)))];
     const cause = verdict.reasons[0]?.plugin ?? 'NodeResourcesFit';

@@ -75,16 +75,18 @@ export function requestChanges(pod: V1Pod, slot: Record<string, bigint>): SetReq
 
 export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
   const nodes = failingOnlyOn(judgement, 'NodeResourcesFit');
-  const slots = nodes.flatMap((node) => {
+  // The node with the smallest cut, then the first by name: one pass, not a sort of 4,500 nodes.
+  let best: { node: string; cut: number; short: InsufficientResourceDetail[] } | undefined;
+  for (const node of nodes) {
     const short = node.reasons.map((r) => r.detail).filter((d): d is InsufficientResourceDetail => d.kind === 'insufficientResource');
-    if (short.length === 0 || short.some((d) => !adjustable.has(d.resource) || d.free <= 0n)) return [];
+    if (short.length === 0 || short.some((d) => !adjustable.has(d.resource) || d.free <= 0n)) continue;
     // How much of the request would go, relative to the request: the smallest cut is the largest slot.
     const cut = short.reduce((total, d) => total + Number((d.short * 1_000_000n) / d.requested), 0);
-    return [{ node: node.name, cut, slot: Object.fromEntries(short.map((d) => [d.resource, d.free])) }];
-  });
-  const best = slots.sort((a, b) => a.cut - b.cut || a.node.localeCompare(b.node))[0];
+    if (!best || cut < best.cut || (cut === best.cut && node.name.localeCompare(best.node) < 0)) best = { node: node.name, cut, short };
+  }
   if (!best) return [];
-  const changes = requestChanges(ctx.pod.pod, best.slot);
+  const slot = Object.fromEntries(best.short.map((d) => [d.resource, d.free]));
+  const changes = requestChanges(ctx.pod.pod, slot);
   if (!changes || changes.length === 0) return [];
   return [{ changes, nodes: nodes.map((n) => n.name) }];
 }

@@ -11,6 +11,26 @@ export function matchesLabelSelector(selector: V1LabelSelector | undefined | nul
   return (selector.matchExpressions ?? []).every((requirement) => matchesRequirement(requirement, have));
 }
 
+/** matchesLabelSelector with the selector read once: for matching one selector against many pods. */
+export function labelMatcher(selector: V1LabelSelector | undefined | null): (labels: Record<string, string> | undefined) => boolean {
+  if (!selector) return () => false;
+  const pairs = Object.entries(selector.matchLabels ?? {});
+  const expressions = selector.matchExpressions ?? [];
+  const [only] = pairs;
+  // The common term, one label: the loop and the expressions left out of 50,000 calls.
+  if (only && pairs.length === 1 && expressions.length === 0) {
+    const [key, value] = only;
+    return (labels) => labels !== undefined && labels[key] === value;
+  }
+  return (labels) => {
+    const have = labels ?? {};
+    for (const [key, value] of pairs) {
+      if (have[key] !== value) return false;
+    }
+    return expressions.every((requirement) => matchesRequirement(requirement, have));
+  };
+}
+
 function matchesRequirement(requirement: V1LabelSelectorRequirement, labels: Record<string, string>): boolean {
   const present = Object.hasOwn(labels, requirement.key);
   const value = labels[requirement.key];

@@ -59,6 +59,18 @@ export function nearest<T>(wanted: string, candidates: readonly T[], key: (t: T)
  * `ssd` vs `hdd` or `amd64` vs `arm64` are different values, not slips.
  */
 export function isNearMiss(diff: TextDiff): boolean {
+  let near = nearMisses.get(diff);
+  if (near === undefined) {
+    near = isNearMissUncached(diff);
+    nearMisses.set(diff, near);
+  }
+  return near;
+}
+
+// By diff, as scores: the same few pairs are asked about on every node.
+const nearMisses = new WeakMap<TextDiff, boolean>();
+
+function isNearMissUncached(diff: TextDiff): boolean {
   if (diff.equal) return false;
   if (!diff.kinds.includes('other')) return true;
   let typos = 0;

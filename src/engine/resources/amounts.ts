@@ -25,6 +25,24 @@ export function amountOf(resource: string, quantity: string | number): bigint {
   return amount;
 }
 
+// The same amounts as numbers, for sums over many pods: NaN where the amount is not a safe
+// integer (then the caller takes the bigint).
+const cpuNumbers = new Map<string, number>();
+const unitNumbers = new Map<string, number>();
+
+/** amountOf as a number, or NaN when it is not a safe integer. Throws as amountOf does. */
+export function smallAmountOf(resource: string, quantity: string | number): number {
+  const text = typeof quantity === 'string' ? quantity : String(quantity);
+  const cache = resource === 'cpu' ? cpuNumbers : unitNumbers;
+  const known = cache.get(text);
+  if (known !== undefined) return known;
+  const amount = amountOf(resource, text);
+  const small = amount >= -BigInt(Number.MAX_SAFE_INTEGER) && amount <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(amount) : Number.NaN;
+  if (cache.size >= amountsKept) cache.clear();
+  cache.set(text, small);
+  return small;
+}
+
 export function toResourceList(list: Record<string, string | number> | undefined): ResourceList {
   const out: ResourceList = {};
   for (const [resource, quantity] of Object.entries(list ?? {})) out[resource] = amountOf(resource, quantity);

@@ -4,7 +4,7 @@
 //   container plus the sidecars started before it; the larger wins, resource by resource;
 //   pod-level requests (spec.resources) replace cpu and memory; spec.overhead is added.
 import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { addInto, amountOf, maxOf, sum, toResourceList, type ResourceList } from './amounts.js';
+import { addInto, amountOf, maxOf, smallAmountOf, sum, toResourceList, type ResourceList } from './amounts.js';
 import type { RequestOrigin } from './origins.js';
 
 export type { ResourceList } from './amounts.js';
@@ -74,30 +74,75 @@ export function podRequestTotal(pod: V1Pod): ResourceList {
 }
 
 /**
- * The total of the common pod, straight into one list: containers only (no init containers,
- * pod-level resources or overhead), no resize in progress. Then the total is the containers'
- * requests, each missing request taken from its limit, as requestParts works it out; undefined
- * for any other pod.
+ * The common pod: containers only (no init containers, pod-level resources or overhead), no
+ * resize in progress. Its total is the containers' requests, each missing request taken from
+ * its limit, as requestParts works it out.
  */
-function plainTotal(pod: V1Pod): ResourceList | undefined {
+function isPlain(pod: V1Pod): boolean {
   const spec = pod.spec;
-  if (!spec || (spec.initContainers?.length ?? 0) > 0 || spec.resources || spec.overhead) return undefined;
-  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
-  if (statuses.some((s) => s.allocatedResources || s.resources?.requests)) return undefined;
-  const total: ResourceList = {};
-  for (const container of spec.containers ?? []) {
+  if (!spec || (spec.initContainers?.length ?? 0) > 0 || spec.resources || spec.overhead) return false;
+  for (const statuses of [pod.status?.containerStatuses, pod.status?.initContainerStatuses]) {
+    for (const s of statuses ?? []) if (s.allocatedResources || s.resources?.requests) return false;
+  }
+  return true;
+}
+
+/** Calls `add` with each quantity a plain pod's total sums, in requestParts' order. */
+function eachPlainQuantity(pod: V1Pod, add: (resource: string, quantity: string | number) => void): void {
+  for (const container of pod.spec?.containers ?? []) {
     const requests = container.resources?.requests;
     const limits = container.resources?.limits;
     for (const resource in requests) {
       const quantity = requests[resource];
-      if (quantity !== undefined) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
+      if (quantity !== undefined) add(resource, quantity);
     }
     for (const resource in limits) {
       const quantity = limits[resource];
-      if (quantity !== undefined && !(requests && Object.hasOwn(requests, resource))) total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
+      if (quantity !== undefined && !(requests && Object.hasOwn(requests, resource))) add(resource, quantity);
     }
   }
+}
+
+function plainTotal(pod: V1Pod): ResourceList | undefined {
+  if (!isPlain(pod)) return undefined;
+  const total: ResourceList = {};
+  eachPlainQuantity(pod, (resource, quantity) => {
+    total[resource] = (total[resource] ?? 0n) + amountOf(resource, quantity);
+  });
   return total;
+}
+
+/**
+ * A sum of podRequestTotal over pods: the scheduler's NodeInfo.Requested. Every node of a
+ * snapshot (50,000 pods) is summed, so plain pods are added as exact small integers (every
+ * amount and every partial sum a safe integer, else that part goes to bigint) and no pod's
+ * total is kept. `add` throws the QuantityError of a pod that does not parse.
+ */
+export class RequestSum {
+  private readonly small = new Map<string, number>();
+  private readonly big: ResourceList = {};
+  private readonly addQuantity = (resource: string, quantity: string | number): void => {
+    const amount = smallAmountOf(resource, quantity);
+    const before = this.small.get(resource) ?? 0;
+    const after = before + amount;
+    if (Number.isSafeInteger(after)) this.small.set(resource, after);
+    else {
+      this.small.set(resource, 0);
+      this.big[resource] = (this.big[resource] ?? 0n) + BigInt(before) + (Number.isSafeInteger(amount) ? BigInt(amount) : amountOf(resource, quantity));
+    }
+  };
+
+  add(pod: V1Pod): void {
+    if (isPlain(pod)) eachPlainQuantity(pod, this.addQuantity);
+    else for (const [resource, amount] of Object.entries(podRequestTotal(pod))) this.big[resource] = (this.big[resource] ?? 0n) + amount;
+  }
+
+  total(): ResourceList {
+    const total: ResourceList = {};
+    for (const [resource, amount] of this.small) total[resource] = BigInt(amount);
+    for (const [resource, amount] of Object.entries(this.big)) total[resource] = (total[resource] ?? 0n) + amount;
+    return total;
+  }
 }
 
 function requestParts(pod: V1Pod): PodRequests {

@@ -18,7 +18,7 @@
 import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
 import type { FilterRule, NodeFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
-import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
+import { formatLabelSelector, isEmptySelector, labelMatcher, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
 import type { DomainCount } from './PodTopologySpread.js';
 
 export interface AffinityTermRef {
@@ -90,9 +90,8 @@ const shownDomains = 10;
 
 interface Term {
   ref: AffinityTermRef;
-  selector: V1LabelSelector | undefined;
-  namespaces: Set<string>;
-  namespaceSelector: V1LabelSelector | undefined;
+  /** AffinityTerm.Matches, read once: a term is matched against every pod of the cluster. */
+  matches: (pod: V1Pod) => boolean;
 }
 
 function namespaceOf(pod: V1Pod): string {
@@ -126,7 +125,25 @@ function readTerm(owner: V1Pod, term: V1PodAffinityTerm, index: number): Term {
     ref.namespaceSelector = formatLabelSelector(namespaceSelector) ?? '';
     if (!isEmptySelector(namespaceSelector) && !namespaceSelectorKnown(namespaceSelector)) ref.namespaceSelectorUnknown = true;
   }
-  return { ref, selector: merged, namespaces: new Set(namespaces), namespaceSelector };
+  return { ref, matches: termMatcher(new Set(namespaces), namespaceSelector, merged) };
+}
+
+/** AffinityTerm.Matches: the pod's namespace is covered and its labels match the selector. */
+function termMatcher(namespaces: ReadonlySet<string>, namespaceSelector: V1LabelSelector | undefined, selector: V1LabelSelector | undefined): (pod: V1Pod) => boolean {
+  // A cluster has few namespaces: each is decided once.
+  const coverage = new Map<string, boolean>();
+  const labelsMatch = labelMatcher(selector);
+  // An empty namespaceSelector covers every namespace: the pod's is not even read.
+  if (namespaceSelector && isEmptySelector(namespaceSelector)) return (pod) => labelsMatch(pod.metadata?.labels);
+  return (pod) => {
+    const namespace = namespaceOf(pod);
+    let covered = coverage.get(namespace);
+    if (covered === undefined) {
+      covered = namespaces.has(namespace) || namespaceSelected(namespaceSelector, namespace);
+      coverage.set(namespace, covered);
+    }
+    return covered && labelsMatch(pod.metadata?.labels);
+  };
 }
 
 function requiredTerms(pod: V1Pod, which: 'podAffinity' | 'podAntiAffinity'): Term[] {
@@ -134,15 +151,8 @@ function requiredTerms(pod: V1Pod, which: 'podAffinity' | 'podAntiAffinity'): Te
   return list.map((term, index) => readTerm(pod, term, index));
 }
 
-/** AffinityTerm.Matches: the pod's namespace is covered and its labels match the selector. */
-function termMatches(term: Term, pod: V1Pod): boolean {
-  const namespace = namespaceOf(pod);
-  if (!term.namespaces.has(namespace) && !namespaceSelected(term.namespaceSelector, namespace)) return false;
-  return matchesLabelSelector(term.selector, pod.metadata?.labels);
-}
-
 function matchesAll(terms: readonly Term[], pod: V1Pod): boolean {
-  return terms.length > 0 && terms.every((term) => termMatches(term, pod));
+  return terms.length > 0 && terms.every((term) => term.matches(pod));
 }
 
 function podRef(pod: V1Pod, node: NodeFacts): PodRef {
@@ -181,6 +191,21 @@ interface AffinityState {
   existing: Map<string, ExistingAntiAffinityConflict[]>;
 }
 
+// The terms of the node's pods with required anti-affinity (found by the node index, as the
+// scheduler's NodeInfo keeps PodsWithRequiredAntiAffinity), read once per node's facts: shared
+// by every diagnosis of the snapshot, and by a fix's replay for the nodes it leaves alone.
+const heldAntiAffinity = new WeakMap<NodeFacts, { pod: V1Pod; terms: Term[] }[]>();
+
+function antiAffinityHeldOn(node: NodeFacts): { pod: V1Pod; terms: Term[] }[] {
+  let held = heldAntiAffinity.get(node);
+  if (!held) {
+    held = [];
+    for (const pod of node.withRequiredAntiAffinity) held.push({ pod, terms: requiredTerms(pod, 'podAntiAffinity') });
+    heldAntiAffinity.set(node, held);
+  }
+  return held;
+}
+
 function computeState(ctx: RuleContext): AffinityState {
   const incoming = ctx.pod.pod;
   const affinity = requiredTerms(incoming, 'podAffinity');
@@ -190,31 +215,34 @@ function computeState(ctx: RuleContext): AffinityState {
   const matchingPods: PodRef[] = [];
   const existing = new Map<string, ExistingAntiAffinityConflict[]>();
   for (const node of ctx.nodes) {
-    for (const pod of node.pods) {
-      // (1) existing pods' anti-affinity against the incoming pod.
-      for (const term of requiredTerms(pod, 'podAntiAffinity')) {
+    // (1) existing pods' anti-affinity against the incoming pod.
+    if (node.withRequiredAntiAffinity.length === 0 && affinity.length === 0 && antiAffinity.length === 0) continue;
+    for (const { pod, terms } of node.withRequiredAntiAffinity.length > 0 ? antiAffinityHeldOn(node) : []) {
+      for (const term of terms) {
         const value = labelOf(node, term.ref.topologyKey);
-        if (value === undefined || !termMatches(term, incoming)) continue;
-        push(existing, pairKey(term.ref.topologyKey, value), { pod: podRef(pod, node), term: term.ref, domain: value });
+        if (value !== undefined && term.matches(incoming)) push(existing, pairKey(term.ref.topologyKey, value), { pod: podRef(pod, node), term: term.ref, domain: value });
       }
-      // (2) the incoming pod's affinity: a pod counts only when it matches every term.
-      if (matchesAll(affinity, pod)) {
-        let counted = false;
-        affinity.forEach((term, i) => {
-          const value = labelOf(node, term.ref.topologyKey);
-          if (value === undefined) return;
-          push(affinityPods[i]!, value, podRef(pod, node));
-          counted = true;
-        });
-        if (counted) matchingPods.push(podRef(pod, node));
-      }
-      // (3) the incoming pod's anti-affinity, term by term.
-      antiAffinity.forEach((term, i) => {
-        const value = labelOf(node, term.ref.topologyKey);
-        if (value === undefined || !termMatches(term, pod)) return;
-        push(antiAffinityPods[i]!, value, podRef(pod, node));
-      });
     }
+    // (2) the incoming pod's affinity: a pod counts only when it matches every term, and only
+    // on a node that has some term's topologyKey.
+    const affinityValues = affinity.map((term) => labelOf(node, term.ref.topologyKey));
+    if (affinityValues.some((value) => value !== undefined)) {
+      for (const pod of node.pods) {
+        if (!matchesAll(affinity, pod)) continue;
+        affinityValues.forEach((value, i) => {
+          if (value !== undefined) push(affinityPods[i]!, value, podRef(pod, node));
+        });
+        matchingPods.push(podRef(pod, node));
+      }
+    }
+    // (3) the incoming pod's anti-affinity, term by term.
+    antiAffinity.forEach((term, i) => {
+      const value = labelOf(node, term.ref.topologyKey);
+      if (value === undefined) return;
+      for (const pod of node.pods) {
+        if (term.matches(pod)) push(antiAffinityPods[i]!, value, podRef(pod, node));
+      }
+    });
   }
   for (const map of [...affinityPods, ...antiAffinityPods]) for (const list of map.values()) list.sort(byPod);
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
@@ -298,6 +326,8 @@ const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
     detail.kind === 'podAntiAffinityConflict' || detail.kind === 'existingPodAntiAffinityConflict' || detail.kind === 'podAffinityLabelMissing',
   filter(ctx, node) {
     const state = stateFor(ctx);
+    // The common pod: no terms of its own, and no pod anywhere whose anti-affinity it meets.
+    if (state.affinity.length === 0 && state.antiAffinity.length === 0 && state.existing.size === 0) return [];
     return [affinityReason(state, node), antiAffinityReason(state, node), existingAntiAffinityReason(state, node)].filter(
       (reason): reason is InterPodAffinityReason => reason !== undefined,
     );

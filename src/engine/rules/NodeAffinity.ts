@@ -4,7 +4,8 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
 import type { FilterRule, RuleReason } from '../model.js';
 import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
-import { compareText, isNearMiss, nearest, type TextDiff } from '../nearmiss/index.js';
+import { compareText, isNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
+import { byKeyList, labelKeys } from '../match/labelKeys.js';
 
 /** A label of the node that nearly matches what the pod wants; diffs only where they are near misses. */
 export interface LabelNearMiss {
@@ -36,6 +37,52 @@ export type NodeAffinityDetail =
 
 type NodeAffinityReason = RuleReason<'NodeAffinity', NodeAffinityDetail>;
 
+// The label whose key nearly matches a wanted one depends on the node's keys alone: looked for
+// once per wanted key and list of keys, not once per node.
+const nearKeys = byKeyList<Nearest<string> | null>();
+
+/** The node's key most like `wanted` (the earliest on a tie), when it is a near miss. */
+function closestNearKey(wanted: string, labels: Record<string, string>): Nearest<string> | undefined {
+  const keys = labelKeys(labels);
+  const found = nearKeys(wanted, keys, () => {
+    const closest = nearest(wanted, keys.keys, (key) => key);
+    return closest && isNearMiss(closest.diff) ? closest : null;
+  });
+  return found ?? undefined;
+}
+
+// The node's value against the wanted ones depends on the value alone: most of 5,000 nodes
+// share a few values, so it is compared once per requirement (the pod's own object) and value.
+const nearValues = new WeakMap<V1NodeSelectorRequirement, Map<string, LabelNearMiss | null>>();
+
+function closestNearValue(requirement: V1NodeSelectorRequirement, actual: string): LabelNearMiss | undefined {
+  let byValue = nearValues.get(requirement);
+  if (!byValue) nearValues.set(requirement, (byValue = new Map()));
+  let found = byValue.get(actual);
+  if (found === undefined) {
+    found = null;
+    const closestValue = nearest(actual, requirement.values ?? [], (v) => v);
+    if (closestValue && requirement.operator === 'In') {
+      const valueDiff = compareText(closestValue.item, actual);
+      if (isNearMiss(valueDiff)) found = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff };
+    }
+    byValue.set(actual, found);
+  }
+  return found ?? undefined;
+}
+
+// The nodeSelector as requirements, once per pod's selector object rather than once per node.
+const selectorRequirements = new WeakMap<Record<string, string>, V1NodeSelectorRequirement[]>();
+
+function requirementsOf(selector: Record<string, string>): V1NodeSelectorRequirement[] {
+  let requirements = selectorRequirements.get(selector);
+  if (!requirements) {
+    requirements = Object.entries(selector).map(([key, value]) => ({ key, operator: 'In', values: [value] }));
+    selectorRequirements.set(selector, requirements);
+  }
+  return requirements;
+}
+
 function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, field: 'label' | 'field', nodeName: string): SelectorEntryMiss {
   const values = requirement.values ?? [];
   const source = field === 'field' ? { 'metadata.name': nodeName } : labels;
@@ -43,17 +90,15 @@ function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<str
   const miss: SelectorEntryMiss = { key: requirement.key, wanted: values, operator: requirement.operator };
   if (actual !== undefined) {
     miss.actual = actual;
-    const closestValue = nearest(actual, values, (v) => v);
-    if (closestValue && requirement.operator === 'In') {
-      const valueDiff = compareText(closestValue.item, actual);
-      if (isNearMiss(valueDiff)) miss.closest = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff };
-    }
+    const closest = closestNearValue(requirement, actual);
+    if (closest) miss.closest = { ...closest };
     return miss;
   }
   if (requirement.operator === 'In' || requirement.operator === 'Exists' || requirement.operator === 'Gt' || requirement.operator === 'Lt') {
-    const closestKey = nearest(requirement.key, Object.entries(source), ([key]) => key);
-    if (closestKey && isNearMiss(closestKey.diff)) {
-      const [key, value] = closestKey.item;
+    const closestKey = closestNearKey(requirement.key, source);
+    if (closestKey) {
+      const key = closestKey.item;
+      const value = source[key] ?? '';
       const wantedValue = values.length > 0 ? (nearest(value, values, (v) => v)?.item ?? values[0] ?? '') : undefined;
       miss.closest = { key, value, keyDiff: closestKey.diff };
       if (wantedValue !== undefined) miss.closest.valueDiff = compareText(wantedValue, value);
@@ -102,10 +147,12 @@ const rule: FilterRule<'NodeAffinity', NodeAffinityDetail> = {
   filter({ pod }, node) {
     const reasons: NodeAffinityReason[] = [];
     const labels = node.labels;
-    const selector = pod.pod.spec?.nodeSelector ?? {};
-    const selectorMisses = Object.entries(selector)
-      .filter(([key, value]) => !matchesNodeRequirement({ key, operator: 'In', values: [value] }, labels))
-      .map(([key, value]) => describeMiss({ key, operator: 'In', values: [value] }, labels, 'label', node.name));
+    const selector = pod.pod.spec?.nodeSelector;
+    const selectorMisses = selector
+      ? requirementsOf(selector)
+          .filter((requirement) => !matchesNodeRequirement(requirement, labels))
+          .map((requirement) => describeMiss(requirement, labels, 'label', node.name))
+      : [];
     if (selectorMisses.length > 0) {
       reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeSelectorMismatch', misses: selectorMisses } });
     }

@@ -65,13 +65,26 @@ export function overlapOf(wanted: HostPort, held: HostPort): PortOverlap | undef
   return wanted.hostIP === held.hostIP ? 'sameAddress' : undefined;
 }
 
+// The incoming pod's ports, asked on every node: read once per pod object (a fix's replay
+// that edits the pod has a copy, read again).
+const wantedOf = new WeakMap<V1Pod, HostPort[]>();
+
+function wantedPorts(pod: V1Pod): HostPort[] {
+  let wanted = wantedOf.get(pod);
+  if (!wanted) {
+    wanted = hostPorts(pod);
+    wantedOf.set(pod, wanted);
+  }
+  return wanted;
+}
+
 const rule: FilterRule<'NodePorts', NodePortsDetail> = {
   meta: { name: 'NodePorts', kinds: ['hostPortInUse'] },
   needs: (pod) => (hostPorts(pod.pod).length > 0 ? ['pods'] : []),
   // A port found taken stays taken whatever other pods the input lacks.
   provenDespiteGaps: () => true,
   filter({ pod }, node) {
-    const wanted = hostPorts(pod.pod);
+    const wanted = wantedPorts(pod.pod);
     if (wanted.length === 0) return [];
     const used = node.pods.flatMap((other) =>
       hostPorts(other).map((port) => ({ namespace: other.metadata?.namespace ?? '', name: other.metadata?.name ?? '', port })),

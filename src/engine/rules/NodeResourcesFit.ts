@@ -45,6 +45,21 @@ function resourceOrder(resource: string): number {
   return fixed === -1 ? 4 : fixed;
 }
 
+// What the pod asks, in the scheduler's order: the same for every node, so worked out once per
+// request (a fix's replay that changes the request has another).
+const tracked = new WeakMap<PodFacts['requests'], [string, bigint][]>();
+
+function trackedRequests(pod: PodFacts): [string, bigint][] {
+  let requests = tracked.get(pod.requests);
+  if (!requests) {
+    requests = Object.entries(pod.requests.total)
+      .filter(([resource, amount]) => amount > 0n && isTracked(resource))
+      .sort(([a], [b]) => resourceOrder(a) - resourceOrder(b) || a.localeCompare(b));
+    tracked.set(pod.requests, requests);
+  }
+  return requests;
+}
+
 function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientResourceDetail[] {
   const out: InsufficientResourceDetail[] = [];
   const podCapacity = node.allocatable['pods'] ?? 0n;
@@ -52,10 +67,7 @@ function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientReso
   if (podCount + 1n > podCapacity) {
     out.push(detail('pods', 1n, podCount, podCapacity, false));
   }
-  const requests = Object.entries(pod.requests.total)
-    .filter(([resource, amount]) => amount > 0n && isTracked(resource))
-    .sort(([a], [b]) => resourceOrder(a) - resourceOrder(b) || a.localeCompare(b));
-  for (const [resource, amount] of requests) {
+  for (const [resource, amount] of trackedRequests(pod)) {
     const allocatable = node.allocatable[resource] ?? 0n;
     const used = node.requested[resource] ?? 0n;
     if (amount <= allocatable - used) continue;

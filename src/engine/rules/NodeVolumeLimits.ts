@@ -162,10 +162,24 @@ function hasCountableVolume(pod: V1Pod): boolean {
   return (pod.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim || v.ephemeral || inTreeVolume(v));
 }
 
+// A cluster has a CSINode per node: looking one up by a search on each of 5,000 nodes is quadratic.
+const csiNodesByName = new WeakMap<readonly V1CSINode[], Map<string, V1CSINode>>();
+
+function csiNodeNamed(csiNodes: readonly V1CSINode[], name: string): V1CSINode | undefined {
+  let byName = csiNodesByName.get(csiNodes);
+  if (!byName) {
+    byName = new Map();
+    // The first of a name wins, as a search from the start would find it.
+    for (const c of csiNodes) if (!byName.has(c.metadata?.name ?? '')) byName.set(c.metadata?.name ?? '', c);
+    csiNodesByName.set(csiNodes, byName);
+  }
+  return byName.get(name);
+}
+
 function filterNode(ctx: RuleContext, node: NodeFacts): NodeVolumeLimitsReason[] {
   const pod = ctx.pod.pod;
   if (!hasCountableVolume(pod)) return [];
-  const csiNode = ctx.snapshot.objects.csiNodes.find((c) => c.metadata?.name === node.name);
+  const csiNode = csiNodeNamed(ctx.snapshot.objects.csiNodes, node.name);
   const fresh = attachableVolumes(ctx.snapshot, csiNode, pod, true);
   if (!fresh || fresh.size === 0) return [];
   const limits = driverLimits(csiNode);

@@ -123,6 +123,7 @@ function countMatching(pods: readonly V1Pod[], selector: V1LabelSelector | undef
 function computeState(ctx: RuleContext): SpreadState {
   const pod = ctx.pod.pod;
   const constraints = constraintsOf(pod);
+  if (constraints.length === 0) return { constraints, counts: [] };
   const maps = constraints.map(() => new Map<string, number>());
   for (const node of ctx.nodes) {
     // A node lacking any constraint's topologyKey counts for none of them.
@@ -157,7 +158,17 @@ function countsFor(counts: DomainCounts, domain: string): DomainCount[] {
   return [...counts.shown, { domain, pods }].sort(byDomain);
 }
 
-const stateFor = oncePerCycle(computeState);
+// What computeState reads: the pod's namespace, labels, constraints, node affinity and
+// tolerations (the inclusion policies), and each node's facts. A fix's replay that changes none
+// of them (a request, a node's labels elsewhere) reuses the counts instead of walking every pod.
+const stateFor = oncePerCycle(computeState, (ctx) => {
+  const spec = ctx.pod.pod.spec;
+  if ((spec?.topologySpreadConstraints?.length ?? 0) === 0) return ['no constraints'];
+  return [
+    JSON.stringify([ctx.pod.namespace, ctx.pod.pod.metadata?.labels ?? {}, spec?.topologySpreadConstraints, spec?.nodeSelector ?? {}, spec?.affinity?.nodeAffinity ?? {}, spec?.tolerations ?? []]),
+    ...ctx.nodes,
+  ];
+});
 
 function check(state: SpreadState, pod: PodFacts, node: NodeFacts): PodTopologySpreadReason[] {
   const reasons: PodTopologySpreadReason[] = [];
