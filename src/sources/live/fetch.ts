@@ -590,8 +590,17 @@ class LiveReader {
     } else {
       this.progress(`listing every non-terminal pod (${names.length} candidate nodes)`);
       const candidates = new Set(names);
-      const keep = (p: V1Pod) => candidates.has(p.spec?.nodeName ?? '') || hasRequiredAntiAffinity(p) || inSelection(p, selections);
-      reads.push(this.everyPod(keep));
+      // Most nodes are candidates: the pods of the others cost little more to keep, and with
+      // them a fix replayed on a node that node objects ruled out (tolerate its taint, add its
+      // label) needs no second read and no second diagnosis. Few candidates: keep only theirs.
+      const keepAll = names.length * 2 >= this.objects.nodes.length;
+      const keep = keepAll ? () => true : (p: V1Pod) => candidates.has(p.spec?.nodeName ?? '') || hasRequiredAntiAffinity(p) || inSelection(p, selections);
+      reads.push(this.everyPod(keep).then(() => {
+        // Every node's pods are known, but for the claims of pods on nodes that are not
+        // candidates (neighbourVolumes reads those of candidates): a pod with attachable
+        // volumes still has a fix there confirmed by the follow-up read.
+        if (keepAll && !hasAttachableVolumes(pod)) this.podsReadOn = undefined;
+      }));
     }
     await Promise.all(reads);
     await this.neighbourVolumes(pod, names);

@@ -170,6 +170,19 @@ describe('pods that can change a verdict', () => {
     expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
   });
 
+  it('above the per-node limit, most nodes candidates: keeps the pods of the others too, so a fix there needs no second read', async () => {
+    const objects = roomyCase();
+    objects.pods = [...(objects.pods ?? []), pod('on-gpu', 'other').req({ cpu: '1' }).on('n1').obj()];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'on-gpu', 'web-0']);
+    // Every node's pods are known: nothing left for a follow-up read.
+    expect(snapshot.podsReadOn).toBeUndefined();
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.podsToConfirmFixes).toEqual([]);
+  });
+
   it('above the per-node limit, with namespaces to list, reads each namespace\'s pods, a few at a time', async () => {
     const objects = roomyCase();
     objects['namespaces'] = [{ metadata: { name: 'other' } }, { metadata: { name: ns } }, { metadata: { name: 'empty' } }];
