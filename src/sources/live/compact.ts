@@ -9,7 +9,8 @@
 //   statuses keep what a resize in progress counts (name, allocatedResources, resources).
 //   env, commands, probes, images, mounts and the like go; so do volumes that no volume filter
 //   counts (configMap, secret, projected, emptyDir, downwardAPI: never a disk, a claim or an
-//   attachable volume), and the pod's DNS, service account and security settings.
+//   attachable volume), the pod's DNS, service account and security settings, and its
+//   annotations.
 // - cluster-autoscaler's status ConfigMap (one GET, fetch.ts): its name, namespace and `status` key.
 import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1Pod, V1Volume } from '@kubernetes/client-node';
 
@@ -38,6 +39,9 @@ function counted(volume: V1Volume): boolean {
 
 /** A pod on another node, as the filters read it. Changes `pod` in place and returns it. */
 export function compactNeighbour(pod: V1Pod): V1Pod {
+  // No filter or story reads another pod's annotations (the pod's own, kubernetes.io/limit-ranger
+  // and last-applied-configuration, come from its own whole read); they can be kilobytes.
+  if (pod.metadata) delete pod.metadata.annotations;
   const spec = pod.spec;
   if (spec) {
     for (const field of unreadSpecFields) delete spec[field];

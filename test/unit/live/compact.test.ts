@@ -50,7 +50,9 @@ describe('compactNeighbour', () => {
     expect(podRequests(compact)).toEqual(podRequests(whole));
     expect(compact.spec?.containers[0]?.ports).toEqual(whole.spec?.containers[0]?.ports);
     expect(compact.spec?.initContainers?.[0]?.restartPolicy).toBe('Always');
-    expect(compact.metadata).toEqual(whole.metadata);
+    const { annotations, ...identity } = whole.metadata ?? {};
+    expect(annotations).toBeDefined();
+    expect(compact.metadata).toEqual(identity);
     expect(compact.spec?.affinity).toEqual(whole.spec?.affinity);
     expect(compact.spec?.volumes).toEqual(whole.spec?.volumes?.filter((v) => v.persistentVolumeClaim || v.gcePersistentDisk));
     expect(compact.spec?.terminationGracePeriodSeconds).toBe(45); // a victim's grace, in the preemption story
@@ -59,7 +61,7 @@ describe('compactNeighbour', () => {
     expect(compact.status?.phase).toBe('Running');
   });
 
-  it('drops env, commands, probes, images and mounts', () => {
+  it('drops env, commands, probes, images, mounts and annotations', () => {
     const compact = compactNeighbour(neighbour());
     const main = compact.spec?.containers[0] as unknown as Record<string, unknown>;
     for (const field of ['env', 'command', 'image', 'readinessProbe', 'volumeMounts']) expect(main[field]).toBeUndefined();
