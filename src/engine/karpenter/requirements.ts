@@ -21,8 +21,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 
 /**
  * Labels Karpenter allows a pod to ask for although a NodePool does not define them
- * (v1.WellKnownLabels, pkg/apis/v1/labels.go). A cloud provider adds its own at start-up
- * (the KWOK provider its karpenter.kwok.sh/* labels): those are not known here.
+ * (v1.WellKnownLabels, pkg/apis/v1/labels.go). A cloud provider adds its own at start-up:
+ * see providerLabelDomains.
  */
 const wellKnownLabels: readonly string[] = [
   'karpenter.sh/nodepool',
@@ -34,6 +34,21 @@ const wellKnownLabels: readonly string[] = [
   'karpenter.sh/capacity-type',
   'node.kubernetes.io/windows-build',
 ];
+
+/**
+ * The label domains of Karpenter's cloud providers, whose providers register labels of their
+ * instance types as well-known (AWS: karpenter.k8s.aws/instance-family and the like, with
+ * topology.k8s.aws/zone-id; Azure: karpenter.azure.com/sku-*; the KWOK provider:
+ * karpenter.kwok.sh/instance-size, -family, -cpu, -memory). Which keys and values exist depends
+ * on the instance types, which are not in the input: a NodePool that does not define such a
+ * key is not called incompatible for it (no false blame; its instance types decide).
+ */
+const providerLabelDomains: readonly string[] = ['karpenter.k8s.aws', 'topology.k8s.aws', 'karpenter.azure.com', 'karpenter.kwok.sh'];
+
+function providerLabel(key: string): boolean {
+  const slash = key.indexOf('/');
+  return slash > 0 && providerLabelDomains.includes(key.slice(0, slash));
+}
 
 /** A requirement as a set: `values` taken as they are, or (complement) everything but them. */
 interface ValueSet {
@@ -143,7 +158,7 @@ function mismatches(pool: Map<string, KarpenterRequirement[]>, wanted: readonly 
   for (const requirement of wanted) {
     const defined = pool.get(requirement.key);
     if (!defined) {
-      if (wellKnownLabels.includes(requirement.key) || negative(requirement.operator)) continue;
+      if (wellKnownLabels.includes(requirement.key) || providerLabel(requirement.key) || negative(requirement.operator)) continue;
       const found = nearest(requirement.key, [...pool.keys(), ...wellKnownLabels], (k) => k);
       const closest = found && isNearMiss(found.diff) ? { closest: { key: found.item, diff: found.diff } } : {};
       out.push({ kind: 'undefinedLabel', requirement, source, ...closest });
