@@ -15,7 +15,7 @@ import { readDump } from '../src/sources/dump/read.js';
 import { expectValidTriage } from './support/schema.js';
 
 interface ExpectedGroup {
-  cause: Record<string, string>;
+  cause: Record<string, unknown>;
   /** `Kind/name xN`, or `no owner xN`, most pods first. */
   owners: string[];
   /** Pod names (namespace/name when the scope is every namespace), in order. */

@@ -8,6 +8,8 @@ export interface TriageCauseV1 {
   reason?: string;
   /** What tells this cause apart from others of the same plugin and reason (a taint, a resource); opaque. */
   key: string;
+  /** ScaleUpNotPossible refusals: the autoscaler's reasons as plugins or its own kinds, sorted. */
+  autoscalerReasons?: string[];
 }
 
 export interface TriagePodV1 {

@@ -14,6 +14,12 @@ export interface TriageCause {
   reason?: string;
   /** What distinguishes this cause from others of the same plugin and reason; opaque. */
   key: string;
+  /**
+   * ScaleUpNotPossible refusals: the autoscaler's reasons, each as its plugin or its own kind
+   * (maxNodeGroupSize, ...), sorted: pods refused for other reasons are another cause even when
+   * the existing nodes fail them alike (the group's headline is one pod's).
+   */
+  autoscalerReasons?: string[];
 }
 
 export interface TriageGroup {
@@ -22,6 +28,13 @@ export interface TriageGroup {
 }
 
 function causeOf(d: Diagnosis): TriageCause {
+  const s = d.stageDetail;
+  const cause = baseCause(d);
+  if (s.stage !== 'ScaleUpNotPossible' || s.cause !== 'noScaleUp') return cause;
+  return { ...cause, autoscalerReasons: [...new Set(s.reconciliation.reasons.map((r) => r.plugin ?? r.own ?? r.reason))].sort() };
+}
+
+function baseCause(d: Diagnosis): TriageCause {
   const s = d.stageDetail;
   switch (s.stage) {
     case 'SchedulingGated':
@@ -66,7 +79,7 @@ function causeOf(d: Diagnosis): TriageCause {
 }
 
 function identity(c: TriageCause): string {
-  return JSON.stringify([c.stage, c.plugin ?? '', c.reason ?? '', c.key]);
+  return JSON.stringify([c.stage, c.plugin ?? '', c.reason ?? '', c.key, c.autoscalerReasons ?? []]);
 }
 
 export function groupByCause(diagnoses: readonly Diagnosis[]): TriageGroup[] {
