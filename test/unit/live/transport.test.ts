@@ -100,7 +100,12 @@ describe('paged LISTs', () => {
     expect(items.map((i) => i.metadata.name)).toEqual(['a', 'b', 'c']);
   });
 
-  it('asks for the next page as soon as its continue token has arrived, before the page has ended', async () => {
+  /**
+   * Two pages of nodes; the first page's head (with its continue token) is sent at once, its
+   * end only once the second page was asked for, or after `waitMs`. `finishedFirstAfterSecond`
+   * says, for the first page, whether the second was asked for before it ended.
+   */
+  async function twoPages(waitMs: number) {
     let secondAsked: () => void = () => undefined;
     const second = new Promise<void>((resolve) => (secondAsked = resolve));
     const finishedFirstAfterSecond: boolean[] = [];
@@ -113,8 +118,7 @@ describe('paged LISTs', () => {
         }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":"p2","remainingItemCount":1},"items":[');
-        // The rest of the page only once the next one was asked for (or after 2 s, to fail).
-        const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000));
+        const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs));
         void Promise.race([second.then(() => true), timeout]).then((early) => {
           finishedFirstAfterSecond.push(early);
           res.end(`${JSON.stringify(node('a'))}]}`);
@@ -123,33 +127,19 @@ describe('paged LISTs', () => {
     });
     const { t } = transport(configFor(server.url));
     await t.get({ path: '/version', what: 'warming up' });
+    return { t, finishedFirstAfterSecond };
+  }
+
+  it('asks for the next page as soon as its continue token has arrived, before the page has ended', async () => {
+    // The first page ends only once the next was asked for (or after 2 s, to fail).
+    const { t, finishedFirstAfterSecond } = await twoPages(2000);
     const items = await t.list<{ metadata: { name: string } }>({ path: '/api/v1/nodes', what: 'listing nodes' });
     expect(items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
     expect(finishedFirstAfterSecond).toEqual([true]);
   });
 
   it('with prefetch off, asks for the next page only once the page before has ended', async () => {
-    let secondAsked: () => void = () => undefined;
-    const second = new Promise<void>((resolve) => (secondAsked = resolve));
-    const finishedFirstAfterSecond: boolean[] = [];
-    const server = await serve({
-      '/version': { major: '1' },
-      '/api/v1/nodes': (_req, res, seen) => {
-        if (seen.query.get('continue') === 'p2') {
-          secondAsked();
-          return json(res, 200, list([node('b')], 'NodeList'));
-        }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write('{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":"p2","remainingItemCount":1},"items":[');
-        const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300));
-        void Promise.race([second.then(() => true), timeout]).then((early) => {
-          finishedFirstAfterSecond.push(early);
-          res.end(`${JSON.stringify(node('a'))}]}`);
-        });
-      },
-    });
-    const { t } = transport(configFor(server.url));
-    await t.get({ path: '/version', what: 'warming up' });
+    const { t, finishedFirstAfterSecond } = await twoPages(300);
     const items = await t.list<{ metadata: { name: string } }>({ path: '/api/v1/nodes', what: 'listing nodes' }, { prefetch: false });
     expect(items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
     expect(finishedFirstAfterSecond).toEqual([false]);
