@@ -8,7 +8,7 @@ import { QuantityError } from './quantity/index.js';
 import { toResourceList, type ResourceList } from './resources/amounts.js';
 import { podRequestTotal, podRequests, RequestSum } from './resources/requests.js';
 
-function isTerminal(pod: V1Pod): boolean {
+export function isTerminal(pod: V1Pod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }
@@ -60,7 +60,7 @@ export function priorityOf(pod: V1Pod): number {
   return pod.spec?.priority ?? 0;
 }
 
-function hasRequiredAntiAffinity(pod: V1Pod): boolean {
+export function hasRequiredAntiAffinity(pod: V1Pod): boolean {
   return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
 }
 

@@ -14,7 +14,7 @@
 //   plugin) makes the pod never preempt: "not eligible due to preemptionPolicy=Never".
 import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { isGap, toTime, type Snapshot } from '../../snapshot/types.js';
-import { isTerminating, podKey } from '../facts.js';
+import { isTerminal, isTerminating, podKey, priorityOf } from '../facts.js';
 import { isEmptySelector, matchesLabelSelector } from '../match/labelSelector.js';
 
 export interface BudgetRef {
@@ -64,11 +64,6 @@ export interface NeverPreempts {
   classValue?: number;
 }
 
-const priorityOf = (pod: V1Pod) => pod.spec?.priority ?? 0;
-
-function isTerminal(pod: V1Pod): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
 
 function iso(value: Date | string | undefined | null): string | undefined {
   const ms = toTime(value);

@@ -20,6 +20,7 @@
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
 import type { V1ConfigMap, V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { judgedStages } from '../../engine/diagnosis.js';
+import { hasRequiredAntiAffinity, priorityOf } from '../../engine/facts.js';
 import { eventsAbout, type ObjectRef } from '../../engine/events.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { decideStage } from '../../engine/stage.js';
@@ -33,7 +34,7 @@ import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
 import { compactNeighbour, compactNode, statusOnly } from './compact.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
-import { candidateNodes, claimNamesOf, hasAttachableVolumes, hasRequiredAntiAffinity, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
+import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type TransportOptions } from './transport.js';
 import { readTriageLive } from './triage.js';
@@ -436,8 +437,8 @@ class LiveReader {
     const nominated = pod.status?.nominatedNodeName;
     if (!nominated) return;
     if (podsRead !== 'all' && !podsRead.has(nominated)) await this.podsOnNode(nominated);
-    const priority = pod.spec?.priority ?? 0;
-    const lower = this.objects.pods.filter((p) => p.spec?.nodeName === nominated && (p.spec?.priority ?? 0) < priority && !p.metadata?.deletionTimestamp);
+    const priority = priorityOf(pod);
+    const lower = this.objects.pods.filter((p) => p.spec?.nodeName === nominated && priorityOf(p) < priority && !p.metadata?.deletionTimestamp);
     const namespaces = [...new Set(lower.map(namespaceOf))].sort();
     if (namespaces.length === 0) return;
     this.progress(`reading the disruption budgets of ${namespaces.length} namespace${namespaces.length === 1 ? '' : 's'} with pods on ${nominated}`);

@@ -164,10 +164,6 @@ export function inSelection(pod: V1Pod, selections: readonly PodSelection[]): bo
   return selections.some((s) => (s.namespace === undefined || s.namespace === namespace) && matchesLabelSelector(s.selector, pod.metadata?.labels));
 }
 
-export function hasRequiredAntiAffinity(pod: V1Pod): boolean {
-  return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length > 0;
-}
-
 /** Claims a pod's volumes name (persistentVolumeClaim and generic ephemeral volumes). */
 export function claimNamesOf(pod: V1Pod): string[] {
   return [...new Set(podClaimRefs(pod).map((r) => r.claim))];
