@@ -309,6 +309,16 @@ export function toTime(value: Date | string | undefined | null): number | undefi
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/**
+ * The newest of `times` (ms since the epoch), unknown ones skipped; undefined when none is known.
+ * A loop, not Math.max(...times): the events of a large cluster outnumber the arguments a call takes.
+ */
+export function newestOf(times: Iterable<number | undefined>): number | undefined {
+  let newest: number | undefined;
+  for (const t of times) if (t !== undefined && (newest === undefined || t > newest)) newest = t;
+  return newest;
+}
+
 export function isGap(snapshot: Snapshot, collection: CollectionName): Gap | undefined {
   return snapshot.gaps.find((gap) => gap.collection === collection);
 }

@@ -12,7 +12,7 @@
 // All at sigs.k8s.io/karpenter v1.15.0.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
-import { isGap, toTime } from '../../snapshot/types.js';
+import { isGap, newestOf, toTime } from '../../snapshot/types.js';
 import type { StageDetail } from '../diagnosis.js';
 import { formatTaint } from '../match/tolerations.js';
 import type { AutoscalerStory } from '../story/autoscaler.js';
@@ -108,8 +108,7 @@ function newestTime(snapshot: Snapshot): number | undefined {
   for (const o of [...snapshot.objects.nodeClaims, ...snapshot.objects.nodePools]) {
     for (const c of o.status?.conditions ?? []) times.push(toTime(c.lastTransitionTime));
   }
-  const known = times.filter((t): t is number => t !== undefined);
-  return known.length > 0 ? Math.max(...known) : undefined;
+  return newestOf(times);
 }
 
 /** Karpenter's story with what its objects tell; other autoscalers' as they are. */

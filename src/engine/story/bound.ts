@@ -3,7 +3,7 @@
 // containers wait and why, and the warnings that explain it. No clock: times are carried as data
 // (ms since the epoch) with `asOf`, the newest time in the input, to measure ages against.
 import type { V1ContainerStatus, V1Node, V1NodeCondition, V1Pod } from '@kubernetes/client-node';
-import { toTime, type ClusterEvent, type Snapshot } from '../../snapshot/types.js';
+import { newestOf, toTime, type ClusterEvent, type Snapshot } from '../../snapshot/types.js';
 import type { BoundStory, ConditionState, ContainerWait, InitRunning } from '../diagnosis.js';
 import { groupByReason } from './events.js';
 
@@ -89,8 +89,7 @@ export function newestTime(snapshot: Snapshot, pod: V1Pod, node: V1Node | undefi
     times.push(toTime(status.state?.running?.startedAt), toTime(status.state?.terminated?.finishedAt), toTime(status.lastState?.terminated?.finishedAt));
   }
   for (const c of node?.status?.conditions ?? []) times.push(toTime(c.lastHeartbeatTime), toTime(c.lastTransitionTime));
-  const known = times.filter((t): t is number => t !== undefined);
-  return known.length > 0 ? Math.max(...known) : undefined;
+  return newestOf(times);
 }
 
 export function boundStory(snapshot: Snapshot, pod: V1Pod, node: V1Node | undefined, podEvents: readonly ClusterEvent[]): BoundStory {

@@ -16,7 +16,7 @@
 //   cloud provider's errorCode and errorMessage since CA 1.30) or Unhealthy is a scale-up that
 //   is not coming. A status older than the TriggeredScaleUp says nothing about it.
 import type { V1Pod } from '@kubernetes/client-node';
-import { isGap, toTime, type ClusterEvent, type Snapshot } from '../../snapshot/types.js';
+import { isGap, newestOf, toTime, type ClusterEvent, type Snapshot } from '../../snapshot/types.js';
 import { apiResources } from '../../snapshot/types.js';
 import { autoscalerStory, isAutoscalerEvent, type AutoscalerStory } from './autoscaler.js';
 import { parseAutoscalerStatus, type AutoscalerGroupStatus } from './autoscalerStatus.js';
@@ -55,11 +55,9 @@ export type ScaleUpStage =
 
 /** The scheduler's own last failure of the pod: its newest FailedScheduling, or the condition's transition. */
 function lastSchedulerFailure(pod: V1Pod, podEvents: readonly ClusterEvent[]): number | undefined {
-  const times = podEvents.filter((e) => e.reason === 'FailedScheduling' && !isAutoscalerEvent(e)).flatMap((e) => (e.time !== undefined ? [e.time] : []));
   const condition = pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
-  const since = toTime(condition?.lastTransitionTime as Date | string | undefined);
-  if (since !== undefined) times.push(since);
-  return times.length > 0 ? Math.max(...times) : undefined;
+  const failures = podEvents.filter((e) => e.reason === 'FailedScheduling' && !isAutoscalerEvent(e)).map((e) => e.time);
+  return newestOf([...failures, toTime(condition?.lastTransitionTime as Date | string | undefined)]);
 }
 
 const backedOff = (g: AutoscalerGroupStatus) => g.scaleUp === 'Backoff' || g.scaleUp === 'Unhealthy';
