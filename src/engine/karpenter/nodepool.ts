@@ -72,14 +72,17 @@ function amount(resource: string, quantity: string | number): bigint | undefined
   }
 }
 
-function limits(pool: KarpenterNodePool, pod: V1Pod): NodePoolProblem[] {
-  const used = pool.status?.resources ?? {};
-  let asks: Record<string, bigint>;
+/** What the pod asks in all; an unreadable request was reported by the replay already. */
+function podAsks(pod: V1Pod): Record<string, bigint> {
   try {
-    asks = podRequestTotal(pod);
+    return podRequestTotal(pod);
   } catch {
-    asks = {}; // an unreadable request was reported by the replay already
+    return {};
   }
+}
+
+function limits(pool: KarpenterNodePool, asks: Record<string, bigint>): NodePoolProblem[] {
+  const used = pool.status?.resources ?? {};
   const out: NodePoolProblem[] = [];
   for (const [resource, limitText] of Object.entries(pool.spec?.limits ?? {})) {
     const limit = amount(resource, limitText);
@@ -108,9 +111,10 @@ function taints(pool: KarpenterNodePool, pod: V1Pod): NodePoolProblem[] {
 
 /** Every NodePool's verdict for the pod, by name. */
 export function checkNodePools(pools: readonly KarpenterNodePool[], pod: V1Pod): NodePoolCheck[] {
+  const asks = podAsks(pod);
   return pools
     .map((pool): NodePoolCheck => {
-      const problems = [...readiness(pool), ...limits(pool, pod), ...taints(pool, pod), ...requirementMismatches(pool, pod)];
+      const problems = [...readiness(pool), ...limits(pool, asks), ...taints(pool, pod), ...requirementMismatches(pool, pod)];
       const startup = pool.spec?.template?.spec?.startupTaints ?? [];
       const weight = pool.spec?.weight;
       return {

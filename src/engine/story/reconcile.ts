@@ -63,7 +63,10 @@ export function reconcile(catalog: SchedulerCatalog, reasons: readonly { reason:
   for (const node of nodes) {
     for (const plugin of new Set(node.reasons.map((r) => r.plugin))) replay[plugin] = (replay[plugin] ?? 0) + 1;
   }
-  const order = (plugins: Iterable<PluginName>) => catalog.plugins.filter((p) => new Set(plugins).has(p));
+  const order = (plugins: Iterable<PluginName>) => {
+    const named = new Set(plugins);
+    return catalog.plugins.filter((p) => named.has(p));
+  };
   const theirs = new Set(mapped.flatMap((m) => (m.plugin ? [m.plugin] : [])));
   const ours = new Set(Object.keys(replay) as PluginName[]);
   return {
