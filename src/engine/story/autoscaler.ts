@@ -104,6 +104,11 @@ export function isClusterAutoscalerEvent(e: ClusterEvent): boolean {
   return storyOf(e)?.autoscaler === 'cluster-autoscaler';
 }
 
+/** Whether Karpenter wrote the event (its NodePools and NodeClaims are then worth reading). */
+export function isKarpenterEvent(e: ClusterEvent): boolean {
+  return storyOf(e)?.autoscaler === 'karpenter';
+}
+
 /** The newest thing an autoscaler said about the pod, from its events; undefined when none did. */
 export function autoscalerStory(podEvents: readonly ClusterEvent[]): AutoscalerStory | undefined {
   let newest: AutoscalerStory | undefined;

@@ -6,7 +6,7 @@
 // and NodeClaims when Karpenter wrote about one of them. Per pod
 // reads would be hundreds of requests at incident time; a few paged LISTs are not. GET only.
 import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
-import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
+import { isClusterAutoscalerEvent, isKarpenterEvent } from '../../engine/story/autoscaler.js';
 import type { TriageScope } from '../../engine/triage.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { emptyCollections, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
@@ -31,16 +31,22 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
   const gaps: Gap[] = [];
   const where = scope.namespace === undefined ? 'all namespaces' : `namespace ${scope.namespace}`;
 
+  // A refused read is a gap naming the permission; another failure, a gap saying what failed.
+  const refused = (error: unknown, r: Resource, verb: 'get' | 'list', namespace: string | undefined, what: string): void => {
+    if (!(error instanceof ApiStatusError)) throw error;
+    if (error.status === 403) gaps.push({ collection: r.collection, cause: 'forbidden', permission: { verb, resource: rbacName(r), scope: scopeOf(r, namespace) } });
+    else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
+  };
+  const notServed = (error: unknown) => error instanceof ApiStatusError && error.status === 404;
   const list = async <T>(r: Resource, namespace: string | undefined, what: string, query: Record<string, string> = {}): Promise<T[] | undefined> => {
     try {
       return await transport.list<T>({ path: pathOf(r, namespace), query, what }, { onPage: (count) => count >= 500 && progress(`${what} (${count} so far)`) });
     } catch (error) {
-      if (!(error instanceof ApiStatusError)) throw error;
-      if (error.status === 403) gaps.push({ collection: r.collection, cause: 'forbidden', permission: { verb: 'list', resource: rbacName(r), scope: scopeOf(r, namespace) } });
-      else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
+      refused(error, r, 'list', namespace, what);
       return undefined;
     }
   };
+  // cluster-autoscaler's status ConfigMap, one GET (404: none, no gap).
   const autoscalerStatus = async (): Promise<void> => {
     const r = resources.clusterAutoscalerStatus;
     if (!r.only) return;
@@ -49,12 +55,23 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     try {
       objects.clusterAutoscalerStatus.push(statusOnly((await transport.get({ path: pathOf(r, r.only.namespace, r.only.name), what })) as V1ConfigMap));
     } catch (error) {
-      if (!(error instanceof ApiStatusError)) throw error;
-      if (error.status === 404) return;
-      if (error.status === 403) gaps.push({ collection: r.collection, cause: 'forbidden', permission: { verb: 'get', resource: rbacName(r), scope: scopeOf(r, r.only.namespace) } });
-      else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
+      if (!notServed(error)) refused(error, r, 'get', r.only.namespace, what);
     }
   };
+  // Karpenter's NodePools and NodeClaims. A 404 on the group means it is not installed (its
+  // events outlived it): nothing to read, nothing to say.
+  const karpenterObjects = (): Promise<unknown> =>
+    Promise.all(
+      (['nodePools', 'nodeClaims'] as const).map(async (collection) => {
+        const r = resources[collection];
+        const what = `listing ${rbacName(r)}`;
+        try {
+          objects[collection].push(...(await transport.list<never>({ path: pathOf(r), what })));
+        } catch (error) {
+          if (!notServed(error)) refused(error, r, 'list', undefined, what);
+        }
+      }),
+    );
   const fill = async (collection: Exclude<CollectionName, 'events' | 'pods'>, namespace: string | undefined): Promise<void> => {
     const r = resources[collection];
     const items = await list<never>(r, r.namespaced ? namespace : undefined, `listing ${rbacName(r)} in ${r.namespaced && namespace !== undefined ? `namespace ${namespace}` : 'the cluster'}`);
@@ -102,25 +119,8 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
       ...namespaces.flatMap((ns) => perNamespace.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, ns))),
       ...clusterWide.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, undefined)),
     ]);
-    // cluster-autoscaler spoke about some pod: its status ConfigMap, one GET (404: none, no gap).
-    if (objects.events.some(isClusterAutoscalerEvent)) await autoscalerStatus();
-    // 3. Karpenter wrote about a pending pod: its NodePools and NodeClaims, once. A 404 on the
-    // group means it is not installed (its events outlived it): nothing to read, nothing to say.
-    if (objects.events.some((e) => e.reporter === 'karpenter' && (e.reason === 'Nominated' || e.reason === 'FailedScheduling'))) {
-      await Promise.all(
-        (['nodePools', 'nodeClaims'] as const).map(async (collection) => {
-          const r = resources[collection];
-          try {
-            objects[collection].push(...(await transport.list<never>({ path: pathOf(r), what: `listing ${rbacName(r)}` })));
-          } catch (error) {
-            if (error instanceof ApiStatusError && error.status === 404) return;
-            if (!(error instanceof ApiStatusError)) throw error;
-            if (error.status === 403) gaps.push({ collection, cause: 'forbidden', permission: { verb: 'list', resource: rbacName(r), scope: 'cluster' } });
-            else gaps.push({ collection, cause: 'error', detail: `listing ${rbacName(r)}: ${error.status} ${error.reason}` });
-          }
-        }),
-      );
-    }
+    // 3. What the autoscalers that spoke about a pending pod keep, once and together.
+    await Promise.all([objects.events.some(isClusterAutoscalerEvent) ? autoscalerStatus() : undefined, objects.events.some(isKarpenterEvent) ? karpenterObjects() : undefined]);
     return done();
   } finally {
     transport.close();
