@@ -200,13 +200,17 @@ class LiveReader {
     }
   }
 
-  /** A 403 or another refusal becomes a gap; the caller gets undefined and carries on. */
-  private async guarded<T>(r: Resource, verb: 'get' | 'list', namespace: string | undefined, what: string, run: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * A 403 or another refusal becomes a gap; the caller gets undefined and carries on. A 404 is
+   * an object that is not there (a GET), or with `notFoundIsAbsent` an API group not served
+   * (Karpenter's, where it is not installed): no gap either.
+   */
+  private async guarded<T>(r: Resource, verb: 'get' | 'list', namespace: string | undefined, what: string, run: () => Promise<T>, notFoundIsAbsent = verb === 'get'): Promise<T | undefined> {
     try {
       return await run();
     } catch (error) {
       if (!(error instanceof ApiStatusError)) throw error;
-      if (error.status === 404 && verb === 'get') return undefined;
+      if (error.status === 404 && notFoundIsAbsent) return undefined;
       if (error.status === 403) {
         this.addGap({ collection: r.collection, cause: 'forbidden', permission: { verb, resource: rbacName(r), scope: scopeOf(r, namespace) } });
       } else {
@@ -543,14 +547,7 @@ class LiveReader {
     await Promise.all(
       [resources.nodePools, resources.nodeClaims].map(async (r) => {
         const what = `listing ${rbacName(r)}`;
-        const items = await this.guarded(r, 'list', undefined, what, async () => {
-          try {
-            return await this.transport.list<Meta>({ path: pathOf(r), what });
-          } catch (error) {
-            if (error instanceof ApiStatusError && error.status === 404) return [];
-            throw error;
-          }
-        });
+        const items = await this.guarded(r, 'list', undefined, what, () => this.transport.list<Meta>({ path: pathOf(r), what }), true);
         if (items) this.add(r.collection as Exclude<CollectionName, 'events'>, items);
       }),
     );
