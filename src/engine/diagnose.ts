@@ -97,17 +97,22 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   if (judgement.nodes.length > 0 && judgement.nodes.every((n) => n.reasons.some((r) => r.detail.kind === 'insufficientResource' && r.detail.exceedsAllocatable))) {
     notes.push({ kind: 'requestExceedsEveryNode', data: {} });
   }
-  // cluster-autoscaler's status is read where its events speak of the pod: missing, it is a gap.
-  const ruleCollections = [...judgement.notChecked.flatMap((n) => (n.cause === 'gap' ? n.collections : [])), ...(hasClusterAutoscalerStory(stageDetail) ? ['clusterAutoscalerStatus' as const] : [])];
-  const gaps = relevantGaps(snapshot, pod, summary.owners, judged, ruleCollections);
-  // The autoscaler's status is no input of the replay: its gap leaves the verdicts whole.
-  const partial = gaps.some((g) => g.collection !== 'clusterAutoscalerStatus') || judgement.notChecked.length > 0;
+  const ruleCollections = judgement.notChecked.flatMap((n) => (n.cause === 'gap' ? n.collections : []));
+  // Read for the stories, where they apply: which lower-priority pod on the nominated node a
+  // budget protects, what cluster-autoscaler's status and Karpenter's objects say. Missing, they
+  // are said; no filter reads them, so their gaps leave the replay whole (not partial).
+  const storyCollections: CollectionName[] = [
+    ...(budgetsMatter(stageDetail) ? ['podDisruptionBudgets' as const] : []),
+    ...(hasClusterAutoscalerStory(stageDetail) ? ['clusterAutoscalerStatus' as const] : []),
+    ...karpenterCollections(stageDetail),
+  ];
+  const gaps = relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, ...storyCollections]);
+  const partial = gaps.some((g) => !storyOnlyCollections.has(g.collection)) || judgement.notChecked.length > 0;
   const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
   if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
   const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage);
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
   const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
-  const storyCollections: CollectionName[] = [...(budgetsMatter(stageDetail) ? ['podDisruptionBudgets' as const] : []), ...karpenterCollections(stageDetail)];
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
   return {
     apiVersion: 'whypending/v1',
@@ -124,10 +129,7 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
     scheduler,
     ownerEvents,
     notes: [...notes, ...sourceNotes(snapshot)],
-    // Which lower-priority pod on the nominated node a budget protects is unknown without the
-    // budgets: said, though no filter reads them (so the replay is no less complete).
-    // So are Karpenter's NodePools and NodeClaims when Karpenter wrote about the pod.
-    gaps: storyCollections.length > 0 ? relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, ...storyCollections]) : gaps,
+    gaps,
     fixes: proposed.fixes,
     podsToConfirmFixes: proposed.podsToRead,
   };
@@ -144,6 +146,9 @@ function withReplay(plugins: RuleSet, detail: StageDetail, judgement: Judgement)
   const reasons = detail.cause === 'noScaleUp' ? detail.autoscaler.reasons : [];
   return { ...detail, reconciliation: reconcile(plugins.catalog, reasons, judgement.nodes) };
 }
+
+// What no filter reads (only the stories above): see storyCollections.
+const storyOnlyCollections: ReadonlySet<CollectionName> = new Set<CollectionName>(['podDisruptionBudgets', 'clusterAutoscalerStatus', 'nodePools', 'nodeClaims']);
 
 function hasClusterAutoscalerStory(detail: StageDetail): boolean {
   return (detail.stage === 'Unschedulable' || detail.stage === 'WaitingForScaleUp' || detail.stage === 'ScaleUpNotPossible') && detail.autoscaler?.autoscaler === 'cluster-autoscaler';

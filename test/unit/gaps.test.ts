@@ -94,3 +94,26 @@ describe('an owner whose pods were never admitted', () => {
     expect(summarySentence(whole)).toBe('No pod of Deployment default/web was ever created: the API server rejected it at admission. ReplicaSet web-1 reports: pods "web-1-" is forbidden: exceeded quota: q');
   });
 });
+
+// PodDisruptionBudgets, cluster-autoscaler's status and Karpenter's objects are read for the
+// stories, not by any filter: a gap in them leaves the replay whole, so it is no likely cause of
+// a difference with the scheduler; a gap in what the filters read is.
+describe('gaps of what only the stories read', () => {
+  const refusal = { type: 'Warning', reason: 'FailedScheduling', message: 'Failed to schedule pod, incompatible requirements, label "pool" does not have known values', involved: { kind: 'Pod', namespace: 'default', name: 'p' }, time: Date.parse('2026-12-01T10:00:00Z'), count: 1, reporter: 'karpenter' };
+  // The scheduler counted 2 nodes, the snapshot holds 1: they differ.
+  const objects = { pods: [target, other], nodes: [node('big').allocatable({ cpu: '3' }).obj()], events: [refusal] };
+  const forbidden = (collection: Gap['collection'], resource: string): Gap => ({ collection, cause: 'forbidden', permission: { verb: 'list', resource, scope: 'cluster' } });
+
+  it.each([
+    { name: "Karpenter's NodePools refused", gap: forbidden('nodePools', 'nodepools.karpenter.sh'), partial: false },
+    { name: "cluster-autoscaler's status refused", gap: forbidden('clusterAutoscalerStatus', 'configmaps'), partial: false },
+    { name: 'PodDisruptionBudgets refused', gap: forbidden('podDisruptionBudgets', 'poddisruptionbudgets.policy'), partial: false },
+    { name: 'storage classes refused (a filter input)', gap: forbidden('storageClasses', 'storageclasses.storage.k8s.io'), partial: true },
+  ])('$name', ({ gap, partial }) => {
+    const d = diagnosisOf(snapshotOf(objects, [gap]));
+    expect(d.stage).toBe('ScaleUpNotPossible');
+    expect(d.gaps).toContainEqual(gap);
+    expect(d.scheduler.agrees).toBe(false);
+    expect(d.scheduler.likelyCauses.includes('partialData')).toBe(partial);
+  });
+});
