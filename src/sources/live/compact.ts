@@ -1,64 +1,103 @@
 // The records a live read keeps of the objects it lists by the thousand: the pods on candidate
 // nodes (and every pod, above the per-node limit), and the nodes. Each is cut, page by page as
-// it arrives, to what the engine reads of it (grep src/engine before the engine starts reading
-// a field dropped here); the rest of a page is garbage once parsed.
+// it arrives, to what the engine reads of it; the rest of a page is garbage once parsed.
 // - Nodes: status.images (every image on the node, often the largest part of a Node) goes, as
 //   in a dump (sources/dump/slim.ts). managedFields are gone already (Transport.list).
-// - Neighbour pods (never the pod being diagnosed, which is read apart, whole): containers keep
-//   what the filters count (name, resources, ports, restartPolicy, resizePolicy); container
-//   statuses keep what a resize in progress counts (name, allocatedResources, resources).
-//   env, commands, probes, images, mounts and the like go; so do volumes that no volume filter
-//   counts (configMap, secret, projected, emptyDir, downwardAPI: never a disk, a claim or an
-//   attachable volume), the pod's DNS, service account and security settings, and its
-//   annotations.
+// - Neighbour pods (pods bound to a node; never the pod being diagnosed, which is read apart,
+//   whole): a new record holding only the fields named below, so that what is kept of 50,000
+//   pods is small and in V8's compact object layout (deleting fields from the parsed object
+//   would keep every other field and turn the objects into slower, larger dictionaries).
+//   What the filters and stories read of a pod on a node: its identity and labels (affinity,
+//   spread, budgets), termination (a victim's deletion, grace period, finalizers), what the
+//   filters count (requests, limits, overhead, pod-level resources, sidecars, resize in
+//   progress, host ports, the volumes a volume filter reads), its own affinity
+//   (InterPodAffinity checks existing pods' anti-affinity), priority and phase. Of volumes,
+//   only the sources in `readVolumeSources` are kept, cut to the fields named there.
+//   A pod list read in protobuf (protobuf/pod.ts) is decoded straight into this record.
+//   test/unit/live/compact-scenarios.test.ts diagnoses every scenario folder with its
+//   neighbour pods cut so and whole: a field the engine starts reading must be added here.
 // - cluster-autoscaler's status ConfigMap (one GET, fetch.ts): its name, namespace and `status` key.
-import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1Pod, V1Volume } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1Pod, V1PodResourceClaim, V1PodStatus, V1Volume } from '@kubernetes/client-node';
 
-function compactContainer(container: V1Container): V1Container {
-  const { name, resources, ports, restartPolicy, resizePolicy } = container;
-  return {
-    name,
-    ...(resources ? { resources } : {}),
-    ...(ports ? { ports } : {}),
-    ...(restartPolicy ? { restartPolicy } : {}),
-    ...(resizePolicy ? { resizePolicy } : {}),
-  } as V1Container;
+type Fields<T> = readonly (keyof T & string)[];
+
+/** A new object with those of `fields` that `from` holds (and not undefined), in that order. */
+function pick<T extends object>(from: T | undefined, fields: readonly (keyof T & string)[] | readonly string[]): T {
+  const out: Partial<T> = {};
+  if (!from) return out as T;
+  for (const field of fields) {
+    const value = (from as Record<string, unknown>)[field];
+    if (value !== undefined) (out as Record<string, unknown>)[field] = value;
+  }
+  return out as T;
 }
 
-function compactStatus(status: V1ContainerStatus): V1ContainerStatus {
-  const { name, allocatedResources, resources } = status;
-  return { name, ...(allocatedResources ? { allocatedResources } : {}), ...(resources ? { resources } : {}) } as V1ContainerStatus;
+const metadataFields: Fields<NonNullable<V1Pod['metadata']>> = ['name', 'namespace', 'uid', 'labels', 'ownerReferences', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers'];
+const specFields: Fields<NonNullable<V1Pod['spec']>> = [
+  'nodeName', 'priority', 'priorityClassName', 'preemptionPolicy', 'terminationGracePeriodSeconds', 'restartPolicy', 'hostNetwork',
+  'overhead', 'resources', 'affinity',
+];
+const containerFields: Fields<V1Container> = ['name', 'resources', 'ports', 'restartPolicy', 'resizePolicy'];
+const containerStatusFields: Fields<V1ContainerStatus> = ['name', 'allocatedResources', 'resources'];
+const statusFields: Fields<V1PodStatus> = ['phase', 'startTime', 'nominatedNodeName', 'resize', 'resourceClaimStatuses'];
+const claimFields: Fields<V1PodResourceClaim> = ['name', 'resourceClaimName', 'resourceClaimTemplateName'];
+
+/**
+ * The volume sources a filter reads of a pod on a node, and what it reads of each: disks that
+ * conflict (VolumeRestrictions), claims and in-tree disks counted against a node's limit
+ * (NodeVolumeLimits), claims of ReadWriteOncePod (volumes.ts). Of an ephemeral volume, only
+ * that it is one: its claim is named after the pod and the volume.
+ */
+const readVolumeSources = {
+  persistentVolumeClaim: ['claimName', 'readOnly'],
+  ephemeral: [],
+  gcePersistentDisk: ['pdName', 'readOnly'],
+  awsElasticBlockStore: ['volumeID', 'readOnly'],
+  iscsi: ['iqn', 'readOnly'],
+  rbd: ['monitors', 'image', 'pool', 'readOnly'],
+  azureDisk: ['diskName', 'diskURI'],
+  cinder: ['volumeID'],
+  portworxVolume: ['volumeID'],
+} as const satisfies { [K in keyof V1Volume]?: Fields<NonNullable<V1Volume[K]>> };
+
+const volumeSources = Object.entries(readVolumeSources) as [keyof typeof readVolumeSources, readonly string[]][];
+
+/** The volume as the filters read it, or undefined when no filter reads its source. */
+function readVolume(volume: V1Volume): V1Volume | undefined {
+  for (const [source, fields] of volumeSources) {
+    const value = volume[source];
+    if (value) return { name: volume.name, [source]: pick(value as Record<string, unknown>, fields) };
+  }
+  return undefined;
 }
 
-const unreadSpecFields = ['securityContext', 'dnsPolicy', 'dnsConfig', 'serviceAccountName', 'serviceAccount', 'automountServiceAccountToken', 'enableServiceLinks', 'imagePullSecrets', 'hostname', 'subdomain'] as const;
-const uncountedVolumeSources = new Set(['name', 'configMap', 'secret', 'projected', 'emptyDir', 'downwardAPI']);
+const containers = (list: V1Container[] | undefined) => list?.map((c) => pick(c, containerFields));
+const statuses = (list: V1ContainerStatus[] | undefined) => list?.map((s) => pick(s, containerStatusFields));
 
-function counted(volume: V1Volume): boolean {
-  return Object.keys(volume).some((key) => !uncountedVolumeSources.has(key));
-}
-
-/** A pod on another node, as the filters read it. Changes `pod` in place and returns it. */
+/** A pod on a node, as the filters and stories read it: a new, smaller record. */
 export function compactNeighbour(pod: V1Pod): V1Pod {
-  // No filter or story reads another pod's annotations (the pod's own, kubernetes.io/limit-ranger
-  // and last-applied-configuration, come from its own whole read); they can be kilobytes.
-  if (pod.metadata) delete pod.metadata.annotations;
   const spec = pod.spec;
+  const out: V1Pod = { metadata: pick(pod.metadata, metadataFields) };
   if (spec) {
-    for (const field of unreadSpecFields) delete spec[field];
-    if (spec.volumes) spec.volumes = spec.volumes.filter(counted);
-    spec.containers = (spec.containers ?? []).map(compactContainer);
-    if (spec.initContainers) spec.initContainers = spec.initContainers.map(compactContainer);
-    delete spec.ephemeralContainers; // never counted by the scheduler
+    const kept = pick(spec, specFields);
+    if (spec.resourceClaims) kept.resourceClaims = spec.resourceClaims.map((c) => pick(c, claimFields));
+    kept.containers = containers(spec.containers) ?? [];
+    const init = containers(spec.initContainers);
+    if (init) kept.initContainers = init;
+    const volumes = spec.volumes?.map(readVolume).filter((v) => v !== undefined);
+    if (volumes && volumes.length > 0) kept.volumes = volumes;
+    out.spec = kept;
   }
   const status = pod.status;
   if (status) {
-    if (status.containerStatuses) status.containerStatuses = status.containerStatuses.map(compactStatus);
-    if (status.initContainerStatuses) status.initContainerStatuses = status.initContainerStatuses.map(compactStatus);
-    delete status.ephemeralContainerStatuses;
-    delete status.podIPs;
-    delete status.hostIPs;
+    const kept = pick(status, statusFields);
+    const main = statuses(status.containerStatuses);
+    if (main) kept.containerStatuses = main;
+    const init = statuses(status.initContainerStatuses);
+    if (init) kept.initContainerStatuses = init;
+    out.status = kept;
   }
-  return pod;
+  return out;
 }
 
 /** A node without its image list. Changes `node` in place and returns it. */

@@ -56,7 +56,6 @@ describe('compactNeighbour', () => {
     expect(compact.spec?.affinity).toEqual(whole.spec?.affinity);
     expect(compact.spec?.volumes).toEqual(whole.spec?.volumes?.filter((v) => v.persistentVolumeClaim || v.gcePersistentDisk));
     expect(compact.spec?.terminationGracePeriodSeconds).toBe(45); // a victim's grace, in the preemption story
-    expect(compact.spec?.tolerations).toEqual(whole.spec?.tolerations);
     expect(compact.spec?.priority).toBe(10);
     expect(compact.status?.phase).toBe('Running');
   });
@@ -69,6 +68,17 @@ describe('compactNeighbour', () => {
     expect(compact.status?.podIPs).toBeUndefined();
     expect(compact.spec?.serviceAccountName).toBeUndefined();
     expect(compact.spec?.securityContext).toBeUndefined();
+  });
+
+  it('drops what only the pod being placed is read for: its tolerations, node selector, spread constraints, conditions', () => {
+    const whole = neighbour();
+    whole.spec = { ...whole.spec, nodeSelector: { pool: 'a' }, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }], containers: whole.spec?.containers ?? [] };
+    whole.status = { ...whole.status, conditions: [{ type: 'Ready', status: 'True' }] };
+    const compact = compactNeighbour(whole);
+    expect(compact.spec?.tolerations).toBeUndefined();
+    expect(compact.spec?.nodeSelector).toBeUndefined();
+    expect(compact.spec?.topologySpreadConstraints).toBeUndefined();
+    expect(compact.status?.conditions).toBeUndefined();
   });
 });
 
