@@ -33,6 +33,7 @@ import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
 import { compactNeighbour, compactNode, statusOnly } from './compact.js';
+import { neighbourPodPages } from './protobuf/envelope.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
@@ -103,6 +104,8 @@ class LiveReader {
   private readonly eventQueries = new Set<string>();
   private nodesListed: Promise<void> | undefined;
   private podsForbiddenClusterWide = false;
+  /** Pages of pods on nodes, decoded from protobuf; one per read, so that strings repeated across pages are kept once. */
+  private readonly neighbourPages = neighbourPodPages();
 
   constructor(
     private readonly transport: Transport,
@@ -236,9 +239,11 @@ class LiveReader {
     reduce?: (item: T) => T,
     dropArrays?: readonly string[],
   ): Promise<T[] | undefined> {
+    // Pods on nodes are read in protobuf and decoded straight into compactNeighbour's records.
+    const decodeProtobuf = (reduce as unknown) === compactNeighbour ? this.neighbourPages : undefined;
     const items = await this.guarded(r, 'list', namespace, what, () =>
       this.transport.list<T>(
-        { path: pathOf(r, namespace), query, what },
+        { path: pathOf(r, namespace), query, what, ...(decodeProtobuf ? { decodeProtobuf } : {}) },
         {
           ...(keep ? { keep } : {}),
           ...(reduce ? { reduce } : {}),
@@ -630,7 +635,8 @@ class LiveReader {
       const worker = async (): Promise<void> => {
         for (let ns = todo.shift(); ns !== undefined && !failed; ns = todo.shift()) {
           try {
-            const pods = await this.transport.list<V1Pod>({ path: pathOf(r, ns), query, what: `listing pods in namespace ${ns}` }, { keep, reduce: compactNeighbour, prefetch: false });
+            const request = { path: pathOf(r, ns), query, what: `listing pods in namespace ${ns}`, decodeProtobuf: this.neighbourPages };
+            const pods = await this.transport.list<V1Pod>(request, { keep, reduce: compactNeighbour, prefetch: false });
             for (const p of pods) read.push(p); // not push(...pods): a namespace may hold more pods than a call takes arguments
           } catch (error) {
             if (!(error instanceof ApiStatusError)) throw error;

@@ -29,6 +29,8 @@ import {
 import { Kubeconfig } from './kubeconfig.js';
 import { Limiter } from './limit.js';
 import { withoutArrayMembers } from './unread-members.js';
+import { continueInProtobufHead, decodeStatus, protobufMediaType } from './protobuf/envelope.js';
+import { ProtobufError } from './protobuf/wire.js';
 import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
 
 export interface TransportOptions {
@@ -62,6 +64,11 @@ export interface GetRequest {
   onLine?: (line: string) => boolean;
   /** Array members cut out of a 2xx body before it is parsed (unread-members.ts), e.g. managedFields. */
   dropArrays?: readonly string[];
+  /**
+   * Asks for protobuf (JSON accepted too): a 2xx protobuf answer is decoded by this instead of
+   * parsed as JSON. An answer it cannot decode is asked for again in JSON.
+   */
+  decodeProtobuf?: (bytes: Buffer) => unknown;
 }
 
 export interface SentRequest {
@@ -73,6 +80,8 @@ export interface SentRequest {
 interface ListPage {
   items?: unknown[];
   metadata?: { continue?: string };
+  /** Items decoded from protobuf straight into their reduced records: `reduce` is not applied again. */
+  reduced?: boolean;
 }
 
 interface PageRead {
@@ -91,6 +100,11 @@ const gunzipChunkBytes = 1 << 20;
 
 /** How much of a list's start is searched for its continue token. */
 const headBytes = 16_384;
+/** A protobuf list's continue token is in its first few hundred bytes. */
+const protobufHeadBytes = 4096;
+
+/** Sees the start of a 2xx list: its text, or its bytes when the answer is protobuf. */
+type OnHead = (head: string | Buffer) => void;
 
 /**
  * The continue token in the start of a list's JSON, which the apiserver writes before the items
@@ -115,6 +129,8 @@ interface Answer {
   statusText: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** A 2xx protobuf answer's bytes (body is then empty). */
+  protobuf?: Buffer;
 }
 
 interface Credentials {
@@ -265,7 +281,7 @@ export class Transport {
   }
 
   /** GET, waiting for the warm-up like `request`; `onHead` sees the start of a 2xx body. */
-  private async attemptsAfterWarmUp(request: GetRequest, onHead: (head: string) => void): Promise<unknown> {
+  private async attemptsAfterWarmUp(request: GetRequest, onHead: OnHead): Promise<unknown> {
     if (this.warmUp === undefined) return this.request('GET', request);
     await this.warmUp;
     return this.attempts(request, onHead);
@@ -278,6 +294,7 @@ export class Transport {
    * filters and `reduce` cuts each item, page by page, so that what is not needed is not held.
    * managedFields (and the `dropArrays` members) are cut from the page's bytes before it is parsed.
    * `prefetch: false` asks for the next page only once this one is absorbed (several lists at once).
+   * `request.decodeProtobuf` reads pages in protobuf, already reduced (`keep` then sees the reduced record).
    */
   async list<T>(
     request: GetRequest,
@@ -285,11 +302,12 @@ export class Transport {
   ): Promise<T[]> {
     const out: T[] = [];
     const absorb = (page: ListPage) => {
+      const reduce = page.reduced ? undefined : options.reduce;
       for (const item of page.items ?? []) {
         const metadata = (item as { metadata?: Record<string, unknown> }).metadata;
         if (metadata) delete metadata['managedFields'];
         if (options.keep && !options.keep(item as T)) continue;
-        out.push(options.reduce ? options.reduce(item as T) : (item as T));
+        out.push(reduce ? reduce(item as T) : (item as T));
       }
       options.onPage?.(out.length);
     };
@@ -299,7 +317,7 @@ export class Transport {
       const next = new Promise<string | undefined>((resolve) => (announce = resolve));
       const query = { ...request.query, limit: this.options.pageSize, ...(token ? { continue: token } : {}) };
       const page = this.attemptsAfterWarmUp({ ...request, query, dropArrays }, (head) => {
-        const found = continueInHead(head);
+        const found = typeof head === 'string' ? continueInHead(head) : continueInProtobufHead(head);
         if (found !== null) announce(found);
       }).then(
         (body) => {
@@ -347,7 +365,7 @@ export class Transport {
     this.agents.clear();
   }
 
-  private async attempts(request: GetRequest, onHead?: (head: string) => void): Promise<unknown> {
+  private async attempts(request: GetRequest, onHead?: OnHead): Promise<unknown> {
     const ctx = this.faultContext(request.what);
     const { tries, backoffMs, maxWaitMs } = this.options;
     for (let attempt = 1; ; attempt++) {
@@ -364,6 +382,16 @@ export class Transport {
       }
       if (answer.status >= 200 && answer.status < 300) {
         if (request.onLine) return undefined;
+        if (answer.protobuf && request.decodeProtobuf) {
+          try {
+            return request.decodeProtobuf(answer.protobuf);
+          } catch (error) {
+            if (!(error instanceof ProtobufError)) throw error;
+            // Not what this reader knows how to decode: the same request in JSON.
+            const { decodeProtobuf: _, ...inJson } = request;
+            return this.attempts(inJson, onHead);
+          }
+        }
         try {
           return JSON.parse(answer.body) as unknown;
         } catch {
@@ -440,7 +468,7 @@ export class Transport {
   }
 
   /** One HTTP exchange, with its timeouts. */
-  private async exchange(request: GetRequest, onHead?: (head: string) => void): Promise<Answer> {
+  private async exchange(request: GetRequest, onHead?: OnHead): Promise<Answer> {
     if (this.closed) throw new Error(`${request.what}: the connection to the API server was closed`);
     const { headers: authHeaders, agent } = await this.credentials();
     const query = new URLSearchParams();
@@ -449,7 +477,7 @@ export class Transport {
     const path = `${basePath}${request.path}${query.size > 0 ? `?${query.toString()}` : ''}`;
     const headers: http.OutgoingHttpHeaders = {
       ...authHeaders,
-      accept: request.accept ?? 'application/json',
+      accept: request.accept ?? (request.decodeProtobuf ? `${protobufMediaType}, application/json` : 'application/json'),
       'accept-encoding': 'gzip',
       'user-agent': userAgent,
     };
@@ -517,7 +545,9 @@ export class Transport {
         const chunks: Buffer[] = [];
         let pending = '';
         const onLine = request.onLine;
-        let head = onHead && record.status >= 200 && record.status < 300 ? '' : undefined;
+        const protobuf = String(res.headers['content-type'] ?? '').startsWith(protobufMediaType);
+        let head = onHead && !protobuf && record.status >= 200 && record.status < 300 ? '' : undefined;
+        let protobufHead = onHead && protobuf && ok(record.status) ? 0 : undefined;
         stream.on('data', (chunk: Buffer) => {
           // A WATCH: each event line as it arrives, and the exchange ends when the caller says so.
           if (onLine && (res.statusCode ?? 0) < 300) {
@@ -531,6 +561,13 @@ export class Transport {
             return;
           }
           chunks.push(chunk);
+          if (protobufHead !== undefined && onHead) {
+            protobufHead += chunk.length;
+            if (protobufHead >= protobufHeadBytes) {
+              onHead(Buffer.concat(chunks));
+              protobufHead = undefined;
+            }
+          }
           if (head === undefined || !onHead) return;
           head += chunk.toString('utf8', 0, Math.min(chunk.length, headBytes));
           if (head.includes('"items"') || head.length >= headBytes) {
@@ -539,7 +576,12 @@ export class Transport {
           }
         });
         stream.on('end', () => {
-          finish(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: bodyText(Buffer.concat(chunks), ok(res.statusCode) ? (request.dropArrays ?? []) : []) });
+          const base = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
+          const bytes = Buffer.concat(chunks);
+          if (protobuf && ok(res.statusCode)) finish(undefined, { ...base, body: '', protobuf: bytes });
+          // An error in protobuf: its Status as the JSON one would read, for statusOf.
+          else if (protobuf) finish(undefined, { ...base, body: JSON.stringify(decodeStatus(bytes) ?? {}) });
+          else finish(undefined, { ...base, body: bodyText(bytes, ok(res.statusCode) ? (request.dropArrays ?? []) : []) });
         });
         stream.on('error', (error) => finish(error));
         res.on('aborted', () => finish(Object.assign(new Error('the response was cut short'), { code: 'ECONNRESET' })));

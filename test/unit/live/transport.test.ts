@@ -10,6 +10,9 @@ import { loadConfig, type LiveConfig } from '../../../src/sources/live/config.js
 import { ApiStatusError } from '../../../src/sources/live/errors.js';
 import { continueInHead, Transport, type TransportOptions } from '../../../src/sources/live/transport.js';
 import { configFor, json, list, options, selfSigned, startFakeApiServer, status, type FakeApiServer } from './fake-apiserver.js';
+import type { V1Pod } from '@kubernetes/client-node';
+import { neighbourPodPages } from '../../../src/sources/live/protobuf/envelope.js';
+import { envelope, message } from '../../support/protobuf.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -168,6 +171,47 @@ describe('paged LISTs', () => {
     const { t } = transport(configFor(server.url));
     const items = await t.list<{ metadata: { name: string } }>({ path: '/api/v1/nodes', what: 'listing nodes' }, { keep: (n) => n.metadata.name === 'b' });
     expect(items).toEqual([node('b')]);
+  });
+});
+
+describe('pod pages in protobuf', () => {
+  const protobuf = (res: http.ServerResponse, code: number, body: Buffer) => {
+    res.writeHead(code, { 'content-type': 'application/vnd.kubernetes.protobuf', 'content-length': body.length });
+    res.end(body);
+  };
+  const pods = envelope('PodList', message([[1, [[3, '']]], [2, [[1, [[1, 'p1'], [3, 'shop']]], [2, [[10, 'n1']]]]]]));
+  const reduce = (p: V1Pod): V1Pod => ({ ...p, reduced: true }) as V1Pod;
+  const request = { path: '/api/v1/pods', what: 'listing pods', decodeProtobuf: neighbourPodPages() };
+
+  it('asks for protobuf, JSON accepted too, and decodes a protobuf page into reduced records', async () => {
+    const server = await serve({ '/api/v1/pods': (_req, res) => protobuf(res, 200, pods) });
+    const { t } = transport(configFor(server.url));
+    expect(await t.list<V1Pod>(request, { reduce })).toEqual([{ metadata: { name: 'p1', namespace: 'shop' }, spec: { containers: [], nodeName: 'n1' } }]);
+    expect(server.requests[0]?.headers['accept']).toBe('application/vnd.kubernetes.protobuf, application/json');
+  });
+
+  it('a server that answers in JSON is read as JSON, reduced as usual', async () => {
+    const server = await serve({ '/api/v1/pods': list([{ metadata: { name: 'p1' } }]) });
+    const { t } = transport(configFor(server.url));
+    expect(await t.list<V1Pod>(request, { reduce })).toEqual([{ metadata: { name: 'p1' }, reduced: true }]);
+  });
+
+  it('a protobuf answer it cannot decode is asked for again in JSON', async () => {
+    const server = await serve({
+      '/api/v1/pods': (req, res) => (String(req.headers['accept']).includes('protobuf') ? protobuf(res, 200, Buffer.from('not protobuf')) : json(res, 200, list([{ metadata: { name: 'p1' } }]))),
+    });
+    const { t } = transport(configFor(server.url));
+    expect(await t.list<V1Pod>(request, { reduce })).toEqual([{ metadata: { name: 'p1' }, reduced: true }]);
+    expect(server.requests.map((r) => r.headers['accept'])).toEqual(['application/vnd.kubernetes.protobuf, application/json', 'application/json']);
+  });
+
+  it('an error in protobuf gives its Status message', async () => {
+    const forbidden = envelope('Status', message([[2, 'Failure'], [3, 'pods is forbidden: User "u" cannot list resource "pods"'], [4, 'Forbidden'], [6, 403]]));
+    const server = await serve({ '/api/v1/pods': (_req, res) => protobuf(res, 403, forbidden) });
+    const { t } = transport(configFor(server.url));
+    const error = await failure(t.list<V1Pod>(request, { reduce }));
+    expect(error).toBeInstanceOf(ApiStatusError);
+    expect(error.message).toContain('pods is forbidden: User "u" cannot list resource "pods"');
   });
 });
 

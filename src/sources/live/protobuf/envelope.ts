@@ -1,0 +1,111 @@
+// The apiserver's protobuf answers (Accept: application/vnd.kubernetes.protobuf): four magic
+// bytes "k8s\0", then a runtime.Unknown whose `raw` field holds the object (a PodList, or a
+// Status for an error). https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
+import type { V1Pod } from '@kubernetes/client-node';
+import { neighbourPod } from './pod.js';
+import { Interner, ProtobufError, Reader, WireType } from './wire.js';
+
+export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
+
+const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+/** The bounds of the Unknown's `raw` field, or undefined when `bytes` holds less than its start. */
+function rawSpan(bytes: Buffer, complete: boolean): { start: number; end: number } | undefined {
+  if (bytes.length < magic.length || !bytes.subarray(0, magic.length).equals(magic)) {
+    if (!complete && bytes.length < magic.length) return undefined;
+    throw new ProtobufError('the answer does not start with the protobuf magic bytes');
+  }
+  const r = new Reader(bytes, magic.length);
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 2 && wire === WireType.LengthDelimited) {
+      const length = r.varint();
+      return { start: r.pos, end: r.pos + length };
+    }
+    r.skip(wire);
+  }
+  return undefined;
+}
+
+/** ListMeta's continue token (field 3); "" (the last page) reads as undefined. */
+function continueOf(r: Reader): string | undefined {
+  let token: string | undefined;
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 3 && wire === WireType.LengthDelimited) token = r.string();
+    else r.skip(wire);
+  }
+  return token || undefined;
+}
+
+/**
+ * The continue token in the start of a PodList's bytes (ListMeta comes before the items): the
+ * token, undefined for the last page, null when the start does not hold it yet.
+ */
+export function continueInProtobufHead(head: Buffer): string | undefined | null {
+  try {
+    const raw = rawSpan(head, false);
+    if (!raw) return null;
+    const list = new Reader(head, raw.start, Math.min(raw.end, head.length));
+    const { field, wire } = list.key();
+    if (field !== 1 || wire !== WireType.LengthDelimited) return null;
+    const length = list.varint();
+    if (list.pos + length > head.length) return null;
+    return continueOf(new Reader(head, list.pos, list.pos + length));
+  } catch {
+    return null;
+  }
+}
+
+export interface DecodedPodList {
+  metadata: { continue?: string };
+  items: V1Pod[];
+}
+
+/** A page of pods as the records compact.ts keeps (protobuf/pod.ts); `intern` is shared by a read's pages. */
+export function decodePodList(bytes: Buffer, intern: Interner): DecodedPodList {
+  const raw = rawSpan(bytes, true);
+  if (!raw || raw.end > bytes.length) throw new ProtobufError('the answer holds no object');
+  const r = new Reader(bytes, raw.start, raw.end);
+  const items: V1Pod[] = [];
+  let token: string | undefined;
+  const pass = { intern };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) token = continueOf(r.message());
+    else if (field === 2 && wire === WireType.LengthDelimited) items.push(neighbourPod(r.message(), pass));
+    else r.skip(wire);
+  }
+  return { metadata: token ? { continue: token } : {}, items };
+}
+
+/** An error's metav1.Status (status 2, message 3, reason 4, code 6), as its JSON would read. */
+export function decodeStatus(bytes: Buffer): { kind: 'Status'; status?: string; message?: string; reason?: string; code?: number } | undefined {
+  try {
+    const raw = rawSpan(bytes, true);
+    if (!raw) return undefined;
+    const r = new Reader(bytes, raw.start, Math.min(raw.end, bytes.length));
+    const out: { kind: 'Status'; status?: string; message?: string; reason?: string; code?: number } = { kind: 'Status' };
+    while (r.more()) {
+      const { field, wire } = r.key();
+      if (field === 2 && wire === WireType.LengthDelimited) out.status = r.string();
+      else if (field === 3 && wire === WireType.LengthDelimited) out.message = r.string();
+      else if (field === 4 && wire === WireType.LengthDelimited) out.reason = r.string();
+      else if (field === 6 && wire === WireType.Varint) out.code = r.signed();
+      else r.skip(wire);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The decoder of one read's pages of pods on nodes (Transport's decodeProtobuf): records as
+ * compactNeighbour keeps them, label keys and values, resource names and the like kept once
+ * across every page of the read.
+ */
+export function neighbourPodPages(): (bytes: Buffer) => DecodedPodList & { reduced: true } {
+  const intern = new Interner();
+  return (bytes) => ({ ...decodePodList(bytes, intern), reduced: true });
+}

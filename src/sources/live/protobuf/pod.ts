@@ -1,0 +1,466 @@
+// A page of pods in the apiserver's protobuf encoding, decoded straight into the records the
+// live reader keeps of pods on nodes (compact.ts, compactNeighbour): the fields named there and
+// nothing else. Everything else (managedFields, annotations, env, probes, conditions, ...) is
+// skipped by its length, never decoded, which is why this beats JSON.parse on large lists.
+//
+// The record must equal compactNeighbour(the same pod read as JSON), so JSON's rules are kept:
+// the apiserver's JSON omits an empty string, zero number or false of an `omitempty` field, but
+// its protobuf writes every non-pointer field, so those are dropped here; fields without
+// `omitempty` (a container's name, a requirement's key) and pointer fields (priority: 0) stay
+// whatever they hold. Times are RFC 3339 in seconds, as metav1.Time writes them; quantities
+// their canonical string. Field numbers: k8s.io/api core/v1 and k8s.io/apimachinery meta/v1
+// generated.proto. test/e2e/protobuf.test.ts compares both encodings on a real apiserver.
+import type {
+  V1Affinity,
+  V1Container,
+  V1ContainerPort,
+  V1ContainerStatus,
+  V1LabelSelector,
+  V1LabelSelectorRequirement,
+  V1NodeSelectorRequirement,
+  V1NodeSelectorTerm,
+  V1OwnerReference,
+  V1Pod,
+  V1PodAffinityTerm,
+  V1PodResourceClaim,
+  V1PodResourceClaimStatus,
+  V1ResourceRequirements,
+  V1Volume,
+  V1WeightedPodAffinityTerm,
+} from '@kubernetes/client-node';
+import { type Interner, type Reader, WireType } from './wire.js';
+
+type Obj = Record<string, unknown>;
+
+/** A decoding pass: strings that repeat across a read's pods are kept once. */
+interface Pass {
+  intern: Interner;
+}
+
+/** metav1.Time: RFC 3339 in whole seconds, UTC; a zero time (an empty message) is no time. */
+function time(r: Reader): string | undefined {
+  let seconds: number | undefined;
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.Varint) seconds = r.signed();
+    else r.skip(wire);
+  }
+  if (seconds === undefined) return undefined;
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A map<string, string> entry (labels, matchLabels) or map<string, Quantity> entry (resources). */
+function entry(r: Reader, pass: Pass, quantity: boolean): [string, string] {
+  let key = '';
+  let value = '';
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) key = pass.intern.of(r.string());
+    else if (field === 2 && wire === WireType.LengthDelimited) value = pass.intern.of(quantity ? quantityString(r.message()) : r.string());
+    else r.skip(wire);
+  }
+  return [key, value];
+}
+
+function quantityString(r: Reader): string {
+  let s = '';
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) s = r.string();
+    else r.skip(wire);
+  }
+  return s;
+}
+
+function addEntry(into: Obj | undefined, r: Reader, pass: Pass, quantity: boolean): Record<string, string> {
+  const map = (into ?? {}) as Record<string, string>;
+  const [key, value] = entry(r.message(), pass, quantity);
+  map[key] = value;
+  return map;
+}
+
+/** Appends a decoded element to an array field, made on the first one. */
+function push<T>(into: Obj, name: string, value: T): void {
+  const list = into[name] as T[] | undefined;
+  if (list) list.push(value);
+  else into[name] = [value];
+}
+
+/** A field that JSON omits when empty (`omitempty` on a non-pointer): set only when not "", 0 or false. */
+function setNonEmpty(into: Obj, name: string, value: string | number | boolean): void {
+  if (value !== '' && value !== 0 && value !== false) into[name] = value;
+}
+
+function resourceRequirements(r: Reader, pass: Pass): V1ResourceRequirements {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) out['limits'] = addEntry(out['limits'] as Obj | undefined, r, pass, true);
+    else if (field === 2 && wire === WireType.LengthDelimited) out['requests'] = addEntry(out['requests'] as Obj | undefined, r, pass, true);
+    else if (field === 3 && wire === WireType.LengthDelimited) push(out, 'claims', resourceClaim(r.message(), pass));
+    else r.skip(wire);
+  }
+  return out as V1ResourceRequirements;
+}
+
+function resourceClaim(r: Reader, pass: Pass): Obj {
+  const out: Obj = { name: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) out['name'] = pass.intern.of(r.string());
+    else if (field === 2 && wire === WireType.LengthDelimited) setNonEmpty(out, 'request', pass.intern.of(r.string()));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+function containerPort(r: Reader, pass: Pass): V1ContainerPort {
+  const out: Obj = { containerPort: 0 };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire === WireType.LengthDelimited && field === 1) setNonEmpty(out, 'name', pass.intern.of(r.string()));
+    else if (wire === WireType.Varint && field === 2) setNonEmpty(out, 'hostPort', r.signed());
+    else if (wire === WireType.Varint && field === 3) out['containerPort'] = r.signed();
+    else if (wire === WireType.LengthDelimited && field === 4) setNonEmpty(out, 'protocol', pass.intern.of(r.string()));
+    else if (wire === WireType.LengthDelimited && field === 5) setNonEmpty(out, 'hostIP', pass.intern.of(r.string()));
+    else r.skip(wire);
+  }
+  return out as unknown as V1ContainerPort;
+}
+
+function resizePolicy(r: Reader, pass: Pass): Obj {
+  const out: Obj = { resourceName: '', restartPolicy: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) out['resourceName'] = pass.intern.of(r.string());
+    else if (field === 2 && wire === WireType.LengthDelimited) out['restartPolicy'] = pass.intern.of(r.string());
+    else r.skip(wire);
+  }
+  return out;
+}
+
+/** A container: what compact.ts keeps (name, resources, ports, restartPolicy, resizePolicy). */
+function container(r: Reader, pass: Pass): V1Container {
+  // resources is a struct in Go, never omitted from JSON, so always here.
+  const out: Obj = { name: '', resources: {} };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 8) out['resources'] = resourceRequirements(r.message(), pass);
+    else if (field === 6) push(out, 'ports', containerPort(r.message(), pass));
+    else if (field === 24) out['restartPolicy'] = pass.intern.of(r.string());
+    else if (field === 23) push(out, 'resizePolicy', resizePolicy(r.message(), pass));
+    else r.skip(wire);
+  }
+  return out as unknown as V1Container;
+}
+
+function containerStatus(r: Reader, pass: Pass): V1ContainerStatus {
+  const out: Obj = { name: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 10) out['allocatedResources'] = addEntry(out['allocatedResources'] as Obj | undefined, r, pass, true);
+    else if (field === 11) out['resources'] = resourceRequirements(r.message(), pass);
+    else r.skip(wire);
+  }
+  return out as unknown as V1ContainerStatus;
+}
+
+function labelSelectorRequirement(r: Reader, pass: Pass): V1LabelSelectorRequirement {
+  const out: Obj = { key: '', operator: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['key'] = pass.intern.of(r.string());
+    else if (field === 2) out['operator'] = pass.intern.of(r.string());
+    else if (field === 3) push(out, 'values', pass.intern.of(r.string()));
+    else r.skip(wire);
+  }
+  return out as unknown as V1LabelSelectorRequirement;
+}
+
+function labelSelector(r: Reader, pass: Pass): V1LabelSelector {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['matchLabels'] = addEntry(out['matchLabels'] as Obj | undefined, r, pass, false);
+    else if (field === 2) push(out, 'matchExpressions', labelSelectorRequirement(r.message(), pass));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+function podAffinityTerm(r: Reader, pass: Pass): V1PodAffinityTerm {
+  const out: Obj = { topologyKey: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['labelSelector'] = labelSelector(r.message(), pass);
+    else if (field === 2) push(out, 'namespaces', pass.intern.of(r.string()));
+    else if (field === 3) out['topologyKey'] = pass.intern.of(r.string());
+    else if (field === 4) out['namespaceSelector'] = labelSelector(r.message(), pass);
+    else if (field === 5) push(out, 'matchLabelKeys', pass.intern.of(r.string()));
+    else if (field === 6) push(out, 'mismatchLabelKeys', pass.intern.of(r.string()));
+    else r.skip(wire);
+  }
+  return out as unknown as V1PodAffinityTerm;
+}
+
+function weightedPodAffinityTerm(r: Reader, pass: Pass): V1WeightedPodAffinityTerm {
+  const out: Obj = { weight: 0, podAffinityTerm: { topologyKey: '' } };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.Varint) out['weight'] = r.signed();
+    else if (field === 2 && wire === WireType.LengthDelimited) out['podAffinityTerm'] = podAffinityTerm(r.message(), pass);
+    else r.skip(wire);
+  }
+  return out as unknown as V1WeightedPodAffinityTerm;
+}
+
+/** PodAffinity and PodAntiAffinity share their fields. */
+function podAffinity(r: Reader, pass: Pass): Obj {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) push(out, 'requiredDuringSchedulingIgnoredDuringExecution', podAffinityTerm(r.message(), pass));
+    else if (field === 2) push(out, 'preferredDuringSchedulingIgnoredDuringExecution', weightedPodAffinityTerm(r.message(), pass));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+function nodeSelectorRequirement(r: Reader, pass: Pass): V1NodeSelectorRequirement {
+  return labelSelectorRequirement(r, pass) as V1NodeSelectorRequirement; // the same fields and numbers
+}
+
+function nodeSelectorTerm(r: Reader, pass: Pass): V1NodeSelectorTerm {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) push(out, 'matchExpressions', nodeSelectorRequirement(r.message(), pass));
+    else if (field === 2) push(out, 'matchFields', nodeSelectorRequirement(r.message(), pass));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+function nodeAffinity(r: Reader, pass: Pass): Obj {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) {
+      const selector: Obj = { nodeSelectorTerms: [] };
+      const s = r.message();
+      while (s.more()) {
+        const k = s.key();
+        if (k.field === 1 && k.wire === WireType.LengthDelimited) (selector['nodeSelectorTerms'] as V1NodeSelectorTerm[]).push(nodeSelectorTerm(s.message(), pass));
+        else s.skip(k.wire);
+      }
+      out['requiredDuringSchedulingIgnoredDuringExecution'] = selector;
+    } else if (field === 2) {
+      const term: Obj = { weight: 0, preference: {} };
+      const t = r.message();
+      while (t.more()) {
+        const k = t.key();
+        if (k.field === 1 && k.wire === WireType.Varint) term['weight'] = t.signed();
+        else if (k.field === 2 && k.wire === WireType.LengthDelimited) term['preference'] = nodeSelectorTerm(t.message(), pass);
+        else t.skip(k.wire);
+      }
+      push(out, 'preferredDuringSchedulingIgnoredDuringExecution', term);
+    } else r.skip(wire);
+  }
+  return out;
+}
+
+function affinity(r: Reader, pass: Pass): V1Affinity {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['nodeAffinity'] = nodeAffinity(r.message(), pass);
+    else if (field === 2) out['podAffinity'] = podAffinity(r.message(), pass);
+    else if (field === 3) out['podAntiAffinity'] = podAffinity(r.message(), pass);
+    else r.skip(wire);
+  }
+  return out;
+}
+
+/**
+ * The volume sources compact.ts's readVolumeSources keeps: field number in VolumeSource, and
+ * for each field kept, its number and how JSON writes it (`s` string, `S` string omitted when
+ * empty, `b` bool omitted when false, `l` list of strings).
+ */
+const volumeSources: Record<number, { name: string; fields: Record<number, [string, 's' | 'S' | 'b' | 'l']>; always: Obj }> = {
+  10: { name: 'persistentVolumeClaim', fields: { 1: ['claimName', 's'], 2: ['readOnly', 'b'] }, always: { claimName: '' } },
+  29: { name: 'ephemeral', fields: {}, always: {} },
+  3: { name: 'gcePersistentDisk', fields: { 1: ['pdName', 's'], 4: ['readOnly', 'b'] }, always: { pdName: '' } },
+  4: { name: 'awsElasticBlockStore', fields: { 1: ['volumeID', 's'], 4: ['readOnly', 'b'] }, always: { volumeID: '' } },
+  8: { name: 'iscsi', fields: { 2: ['iqn', 's'], 6: ['readOnly', 'b'] }, always: { iqn: '' } },
+  11: { name: 'rbd', fields: { 1: ['monitors', 'l'], 2: ['image', 's'], 4: ['pool', 'S'], 8: ['readOnly', 'b'] }, always: { image: '' } },
+  22: { name: 'azureDisk', fields: { 1: ['diskName', 's'], 2: ['diskURI', 's'] }, always: { diskName: '', diskURI: '' } },
+  13: { name: 'cinder', fields: { 1: ['volumeID', 's'] }, always: { volumeID: '' } },
+  24: { name: 'portworxVolume', fields: { 1: ['volumeID', 's'] }, always: { volumeID: '' } },
+};
+
+function volumeSource(r: Reader, shape: (typeof volumeSources)[number]): Obj {
+  const out: Obj = { ...shape.always };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    const known = shape.fields[field];
+    if (!known) r.skip(wire);
+    else if (known[1] === 'b' && wire === WireType.Varint) setNonEmpty(out, known[0], r.bool());
+    else if (known[1] === 'l' && wire === WireType.LengthDelimited) push(out, known[0], r.string());
+    else if (known[1] === 's' && wire === WireType.LengthDelimited) out[known[0]] = r.string();
+    else if (known[1] === 'S' && wire === WireType.LengthDelimited) setNonEmpty(out, known[0], r.string());
+    else r.skip(wire);
+  }
+  return out;
+}
+
+/** A volume whose source a filter reads, or undefined (configMap, secret, projected, ...). */
+function volume(r: Reader): V1Volume | undefined {
+  let name = '';
+  let source: [string, Obj] | undefined;
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) name = r.string();
+    else if (field === 2 && wire === WireType.LengthDelimited) {
+      const s = r.message();
+      while (s.more()) {
+        const k = s.key();
+        const shape = k.wire === WireType.LengthDelimited ? volumeSources[k.field] : undefined;
+        if (shape) source = [shape.name, volumeSource(s.message(), shape)];
+        else s.skip(k.wire);
+      }
+    } else r.skip(wire);
+  }
+  return source ? ({ name, [source[0]]: source[1] } as V1Volume) : undefined;
+}
+
+function podResourceClaim(r: Reader, pass: Pass): V1PodResourceClaim {
+  const out: Obj = { name: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 3) out['resourceClaimName'] = r.string();
+    else if (field === 4) out['resourceClaimTemplateName'] = r.string();
+    else r.skip(wire);
+  }
+  return out as unknown as V1PodResourceClaim;
+}
+
+function podResourceClaimStatus(r: Reader, pass: Pass): V1PodResourceClaimStatus {
+  const out: Obj = { name: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 2) out['resourceClaimName'] = r.string();
+    else r.skip(wire);
+  }
+  return out as unknown as V1PodResourceClaimStatus;
+}
+
+function ownerReference(r: Reader, pass: Pass): V1OwnerReference {
+  const out: Obj = { apiVersion: '', kind: '', name: '', uid: '' };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (field === 5 && wire === WireType.LengthDelimited) out['apiVersion'] = pass.intern.of(r.string());
+    else if (field === 1 && wire === WireType.LengthDelimited) out['kind'] = pass.intern.of(r.string());
+    else if (field === 3 && wire === WireType.LengthDelimited) out['name'] = pass.intern.of(r.string());
+    else if (field === 4 && wire === WireType.LengthDelimited) out['uid'] = pass.intern.of(r.string());
+    else if (field === 6 && wire === WireType.Varint) out['controller'] = r.bool();
+    else if (field === 7 && wire === WireType.Varint) out['blockOwnerDeletion'] = r.bool();
+    else r.skip(wire);
+  }
+  return out as unknown as V1OwnerReference;
+}
+
+function metadata(r: Reader, pass: Pass): Obj {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire === WireType.Varint && field === 10) out['deletionGracePeriodSeconds'] = r.signed();
+    else if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) setNonEmpty(out, 'name', r.string());
+    else if (field === 3) setNonEmpty(out, 'namespace', pass.intern.of(r.string()));
+    else if (field === 5) setNonEmpty(out, 'uid', r.string());
+    else if (field === 11) out['labels'] = addEntry(out['labels'] as Obj | undefined, r, pass, false);
+    else if (field === 13) push(out, 'ownerReferences', ownerReference(r.message(), pass));
+    else if (field === 8 || field === 9) {
+      const at = time(r.message());
+      if (at !== undefined) out[field === 8 ? 'creationTimestamp' : 'deletionTimestamp'] = at;
+    } else if (field === 14) push(out, 'finalizers', pass.intern.of(r.string()));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+function spec(r: Reader, pass: Pass): Obj {
+  const out: Obj = { containers: [] };
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire === WireType.Varint) {
+      if (field === 4) out['terminationGracePeriodSeconds'] = r.signed();
+      else if (field === 25) out['priority'] = r.signed();
+      else if (field === 11) setNonEmpty(out, 'hostNetwork', r.bool());
+      else r.skip(wire);
+    } else if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 2) (out['containers'] as V1Container[]).push(container(r.message(), pass));
+    else if (field === 20) push(out, 'initContainers', container(r.message(), pass));
+    else if (field === 1) {
+      const v = volume(r.message());
+      if (v) push(out, 'volumes', v);
+    } else if (field === 10) setNonEmpty(out, 'nodeName', pass.intern.of(r.string()));
+    else if (field === 24) setNonEmpty(out, 'priorityClassName', pass.intern.of(r.string()));
+    else if (field === 31) out['preemptionPolicy'] = pass.intern.of(r.string());
+    else if (field === 3) setNonEmpty(out, 'restartPolicy', pass.intern.of(r.string()));
+    else if (field === 32) out['overhead'] = addEntry(out['overhead'] as Obj | undefined, r, pass, true);
+    else if (field === 40) out['resources'] = resourceRequirements(r.message(), pass);
+    else if (field === 18) out['affinity'] = affinity(r.message(), pass);
+    else if (field === 39) push(out, 'resourceClaims', podResourceClaim(r.message(), pass));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+function status(r: Reader, pass: Pass): Obj {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) setNonEmpty(out, 'phase', pass.intern.of(r.string()));
+    else if (field === 7) {
+      const at = time(r.message());
+      if (at !== undefined) out['startTime'] = at;
+    } else if (field === 11) setNonEmpty(out, 'nominatedNodeName', pass.intern.of(r.string()));
+    else if (field === 14) setNonEmpty(out, 'resize', pass.intern.of(r.string()));
+    else if (field === 15) push(out, 'resourceClaimStatuses', podResourceClaimStatus(r.message(), pass));
+    else if (field === 8) push(out, 'containerStatuses', containerStatus(r.message(), pass));
+    else if (field === 10) push(out, 'initContainerStatuses', containerStatus(r.message(), pass));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+/** One Pod message, as compactNeighbour would keep it. */
+export function neighbourPod(r: Reader, pass: Pass): V1Pod {
+  const out: Obj = {};
+  while (r.more()) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['metadata'] = metadata(r.message(), pass);
+    else if (field === 2) out['spec'] = spec(r.message(), pass);
+    else if (field === 3) out['status'] = status(r.message(), pass);
+    else r.skip(wire);
+  }
+  return out as V1Pod;
+}

@@ -1,0 +1,88 @@
+// The protobuf reader of pod pages: the wire format, the apiserver's envelope, and JSON's rules
+// for empty fields. (test/e2e/protobuf.test.ts compares whole pods with the JSON read on a real
+// apiserver; these cases are the edges it cannot be made to show on demand.)
+import { describe, expect, it } from 'vitest';
+import { continueInProtobufHead, decodePodList, decodeStatus } from '../../../src/sources/live/protobuf/envelope.js';
+import { Interner, ProtobufError, Reader } from '../../../src/sources/live/protobuf/wire.js';
+import { envelope, message, type Field } from '../../support/protobuf.js';
+
+const podList = (continueToken: string, pods: Field[][]) => envelope('PodList', message([[1, [[2, '42'], [3, continueToken]]], ...pods.map((p): Field => [2, p])]));
+
+describe('wire', () => {
+  it('reads varints of every length, and negative int32/int64 written as ten bytes', () => {
+    const bytes = message([[1, 300], [2, -5], [3, -2147483648], [4, 2 ** 40], [5, true]]);
+    const r = new Reader(bytes);
+    const values: (number | boolean)[] = [];
+    while (r.more()) {
+      const { field } = r.key();
+      values.push(field === 5 ? r.bool() : r.signed());
+    }
+    expect(values).toEqual([300, -5, -2147483648, 2 ** 40, true]);
+  });
+
+  it('skips fixed-width and unknown length-delimited fields, and refuses what runs past the end', () => {
+    const fixed = Buffer.from([(9 << 3) | 1, 1, 2, 3, 4, 5, 6, 7, 8, (10 << 3) | 5, 1, 2, 3, 4]);
+    const r = new Reader(Buffer.concat([fixed, message([[11, 'x'], [12, 7]])]));
+    for (let i = 0; i < 3; i++) r.skip(r.key().wire);
+    expect(r.key().field).toBe(12);
+    expect(() => new Reader(Buffer.from([0x0a, 0x05, 0x61])).string()).toThrow(ProtobufError);
+    expect(() => new Reader(Buffer.from([0x80, 0x80])).varint()).toThrow(ProtobufError);
+  });
+
+  it('keeps one copy of a repeated string', () => {
+    const intern = new Interner();
+    const a = intern.of(['app', 'web'].join('='));
+    expect(intern.of('app=web')).toBe(a);
+  });
+});
+
+describe('pod pages', () => {
+  const pod: Field[] = [
+    [1, [[1, 'web-1'], [3, 'shop'], [8, [[1, 1764586567]]], [11, [[1, 'app'], [2, 'web']]], [2, 'ignored-generate-name'], [17, [[1, 'kubectl']]]]],
+    [
+      2,
+      [
+        [10, 'n1'],
+        [25, 0],
+        [11, false],
+        [2, [[1, 'main'], [6, [[2, 0], [3, 80], [4, 'TCP'], [1, '']]], [7, [[1, 'SECRET'], [2, 'x']]]]],
+        [1, [[1, 'cfg'], [2, [[19, [[1, 'cfg']]]]]]],
+        [1, [[1, 'disk'], [2, [[3, [[1, 'pd-1'], [2, 'ext4'], [4, false]]]]]]],
+      ],
+    ],
+    [3, [[1, 'Running'], [2, [[1, 'Ready']]], [11, '']]],
+  ];
+
+  it('decodes what the record keeps, drops JSON-omitted empties, and skips the rest unread', () => {
+    const page = decodePodList(podList('next-token', [pod]), new Interner());
+    expect(page.metadata).toEqual({ continue: 'next-token' });
+    expect(page.items).toEqual([
+      {
+        metadata: { name: 'web-1', namespace: 'shop', creationTimestamp: '2025-12-01T10:56:07Z', labels: { app: 'web' } },
+        // priority is a pointer: 0 is kept, as JSON writes it; hostNetwork false and hostPort 0 are omitempty.
+        spec: { containers: [{ name: 'main', resources: {}, ports: [{ containerPort: 80, protocol: 'TCP' }] }], nodeName: 'n1', priority: 0, volumes: [{ name: 'disk', gcePersistentDisk: { pdName: 'pd-1' } }] },
+        status: { phase: 'Running' },
+      },
+    ]);
+  });
+
+  it('the last page has no continue token', () => {
+    expect(decodePodList(podList('', [pod]), new Interner()).metadata).toEqual({});
+  });
+
+  it('refuses an answer without the magic bytes', () => {
+    expect(() => decodePodList(Buffer.from('{"items":[]}'), new Interner())).toThrow(ProtobufError);
+  });
+
+  it('finds the continue token in the first bytes of a page, or says it cannot yet', () => {
+    const whole = podList('tok', [pod, pod]);
+    expect(continueInProtobufHead(whole.subarray(0, 60))).toBe('tok');
+    expect(continueInProtobufHead(whole.subarray(0, 20))).toBeNull();
+    expect(continueInProtobufHead(podList('', [pod]))).toBeUndefined();
+  });
+
+  it('reads an error Status', () => {
+    const bytes = envelope('Status', message([[2, 'Failure'], [3, 'pods is forbidden: User "u" cannot list resource "pods"'], [4, 'Forbidden'], [6, 403]]));
+    expect(decodeStatus(bytes)).toEqual({ kind: 'Status', status: 'Failure', message: 'pods is forbidden: User "u" cannot list resource "pods"', reason: 'Forbidden', code: 403 });
+  });
+});
