@@ -36,6 +36,8 @@ const { values: args } = parseArgs({
     cli: { type: 'string' },
     /** Only these cases, e.g. `de`. */
     cases: { type: 'string' },
+    /** Seed, then keep the cluster up (no runs) until interrupted, for profiling by hand against it. */
+    hold: { type: 'boolean', default: false },
   },
 });
 const cli = args.cli ? path.resolve(args.cli) : path.join(repo, 'dist', 'cli', 'main.js');
@@ -131,6 +133,15 @@ try {
     say(`case (${k.id}): ${condition.reason}: ${(condition.message ?? '').slice(0, 160)}`);
   }
 
+  if (args.hold) {
+    say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; interrupt to stop the cluster`);
+    await new Promise((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await c.stop();
+    process.exit(0);
+  }
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: c.kubeconfigFor(benchUser), NO_COLOR: '1' };
   delete env['WHY_PENDING_DEBUG'];
   const admin = c.users.get('why-pending-admin');
