@@ -107,4 +107,20 @@ describe('every pod read', () => {
     expect(firstPlugins(byNamespace.snapshot)).toEqual(firstPlugins(perNode.snapshot));
     expect(firstPlugins(single.snapshot)).toEqual(NODES.map((n) => [n, 'NodeResourcesFit']));
   });
+
+  it('starts reading every pod while the nodes still arrive when the first page of nodes already makes that the plan', async () => {
+    const perNode = await read(VIEWER);
+    const config = loadConfig(liveOptionsFrom({ kubeconfig: c.kubeconfigFor(VIEWER) }), {});
+    const said: string[] = [];
+    let transport: Transport | undefined;
+    // Pages of one node: the first holds one candidate, more than the 0 read node by node.
+    const early = await readLive(config, { namespace: 'alpha', name: 'big' }, (line) => said.push(line), { onTransport: (t) => (transport = t), perObjectReadsUpTo: 0, pageSize: 1 });
+    expect(said).toContain('listing every non-terminal pod');
+    const sent = transport?.sent ?? [];
+    expect(sent.filter((r) => r.path.startsWith('/api/v1/nodes?')).length).toBe(NODES.length);
+    expect(sent.filter((r) => /^\/api\/v1\/namespaces\/[^/]+\/pods\?/.test(r.path)).length).toBeGreaterThanOrEqual(NAMESPACES.length);
+    expect(early.gaps).toEqual([]);
+    expect(podKeys(early)).toEqual(podKeys(perNode.snapshot));
+    expect(firstPlugins(early)).toEqual(firstPlugins(perNode.snapshot));
+  });
 });

@@ -63,6 +63,8 @@ const perObjectReadsDefault = 100;
 // in memory (25 MB more at 2,500 nodes).
 const namespaceReadsAtOnce = 4;
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
+/** Every pod bound to a node and not terminal: the pods the filters count. */
+const everyPodQuery = { fieldSelector: `spec.nodeName!=,${nonTerminal}` };
 // Read together (podVolumes) when a rule needs any of them for the pod.
 const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'];
 // Read together (podDevices) when a rule needs any of them for the pod (DynamicResources).
@@ -104,6 +106,8 @@ class LiveReader {
   private readonly eventQueries = new Set<string>();
   private nodesListed: Promise<void> | undefined;
   private podsForbiddenClusterWide = false;
+  /** The read of every pod, when listNodes started it before the plan asked for it. */
+  private everyPodStarted: Promise<V1Pod[] | undefined> | undefined;
   /** Pages of pods on nodes, decoded from protobuf; one per read, so that strings repeated across pages are kept once. */
   private readonly neighbourPages = neighbourPodPages();
 
@@ -238,6 +242,7 @@ class LiveReader {
     keep?: (item: T) => boolean,
     reduce?: (item: T) => T,
     dropArrays?: readonly string[],
+    onPage?: (items: readonly T[]) => void,
   ): Promise<T[] | undefined> {
     // Pods on nodes are read in protobuf and decoded straight into compactNeighbour's records.
     const decodeProtobuf = (reduce as unknown) === compactNeighbour ? this.neighbourPages : undefined;
@@ -248,8 +253,9 @@ class LiveReader {
           ...(keep ? { keep } : {}),
           ...(reduce ? { reduce } : {}),
           ...(dropArrays ? { dropArrays } : {}),
-          onPage: (count) => {
+          onPage: (count, items) => {
             if (count >= 500) this.progress(`${what} (${count} so far)`);
+            onPage?.(items);
           },
         },
       ),
@@ -415,7 +421,7 @@ class LiveReader {
     await Promise.all([
       this.podEvents(pod),
       this.ownerChain(pod),
-      pending ? (nodeName ? this.getOne<V1Node>(resources.nodes, undefined, nodeName, `reading node ${nodeName}`) : this.listNodes()) : undefined,
+      pending ? (nodeName ? this.getOne<V1Node>(resources.nodes, undefined, nodeName, `reading node ${nodeName}`) : this.listNodes(volumes || devices ? undefined : pod)) : undefined,
       pending ? this.policies(ns) : undefined,
       pending && volumes ? this.podVolumes(pod, claims) : undefined,
       pending && devices ? this.podDevices() : undefined,
@@ -480,8 +486,21 @@ class LiveReader {
     await Promise.all(eventReads);
   }
 
-  private listNodes(): Promise<void> {
-    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode, ['images']).then(() => undefined);
+  /**
+   * Every node. With `early`, the pod to place: when the first page of nodes alone holds more
+   * candidates than are read node by node, the plan (podsThatMatter) will read every pod, so
+   * that read starts now, while the other pages of nodes arrive. Candidates only grow as nodes
+   * are added, so this is never a read the plan would not make; it is not tried for a pod whose
+   * volumes or devices narrow the nodes (what narrows them is read alongside the nodes).
+   */
+  private listNodes(early?: V1Pod): Promise<void> {
+    let looked = false;
+    const onPage = (nodes: readonly V1Node[]) => {
+      if (looked || !early) return;
+      looked = true;
+      if (candidateNodes(ruleSet.rules, early, nodes, this.snapshot()).names.length > this.perObjectReadsUpTo) this.startEveryPod();
+    };
+    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode, ['images'], onPage).then(() => undefined);
     return this.nodesListed;
   }
 
@@ -624,8 +643,31 @@ class LiveReader {
    * with the same gaps and errors as before: nothing is lost but time.
    */
   private async everyPod(keep: (pod: V1Pod) => boolean): Promise<void> {
+    const started = this.everyPodStarted;
+    const read = started ? (await started)?.filter(keep) : await this.byNamespace(keep);
+    if (read) {
+      this.add('pods', read);
+      return;
+    }
+    await this.listOf<V1Pod>(resources.pods, undefined, 'listing pods', everyPodQuery, keep, compactNeighbour);
+  }
+
+  /** Starts reading every pod, each namespace's kept whole, before the plan asks for it (listNodes). */
+  private startEveryPod(): void {
+    if (this.everyPodStarted) return;
+    this.progress('listing every non-terminal pod');
+    this.everyPodStarted = this.byNamespace(() => true);
+    // Its failure is seen where it is awaited (everyPod); not unhandled if the read ends before.
+    this.everyPodStarted.catch(() => undefined);
+  }
+
+  /**
+   * Every non-terminal bound pod that `keep` keeps, read one namespace at a time, a few at once;
+   * undefined when the namespaces cannot be listed or a namespace's read is refused or fails.
+   */
+  private async byNamespace(keep: (pod: V1Pod) => boolean): Promise<V1Pod[] | undefined> {
     const what = 'listing pods';
-    const query = { fieldSelector: `spec.nodeName!=,${nonTerminal}` };
+    const query = everyPodQuery;
     const namespaces = await this.namespaceNames();
     if (namespaces && namespaces.length > 1) {
       const r = resources.pods;
@@ -646,12 +688,9 @@ class LiveReader {
         }
       };
       await Promise.all(Array.from({ length: Math.min(namespaceReadsAtOnce, namespaces.length) }, worker));
-      if (!failed) {
-        this.add('pods', read);
-        return;
-      }
+      if (!failed) return read;
     }
-    await this.listOf<V1Pod>(resources.pods, undefined, what, query, keep, compactNeighbour);
+    return undefined;
   }
 
   /** The names of every namespace (names only), or undefined when they cannot be listed. */

@@ -298,7 +298,7 @@ export class Transport {
    */
   async list<T>(
     request: GetRequest,
-    options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number) => void; dropArrays?: readonly string[]; prefetch?: boolean } = {},
+    options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number, items: readonly T[]) => void; dropArrays?: readonly string[]; prefetch?: boolean } = {},
   ): Promise<T[]> {
     const out: T[] = [];
     const absorb = (page: ListPage) => {
@@ -309,7 +309,7 @@ export class Transport {
         if (options.keep && !options.keep(item as T)) continue;
         out.push(reduce ? reduce(item as T) : (item as T));
       }
-      options.onPage?.(out.length);
+      options.onPage?.(out.length, out);
     };
     const dropArrays = ['managedFields', ...(options.dropArrays ?? [])];
     const fetchPage = (token: string | undefined): PageRead => {
