@@ -36,6 +36,11 @@ const { values: args } = parseArgs({
     cli: { type: 'string' },
     /** Only these cases, e.g. `de`. */
     cases: { type: 'string' },
+    /**
+     * A peer to time beside this tool, case by case (`<peer> <pod> -n bench -o json`, exit 0 or
+     * 1 taken as an answer), e.g. the Go why-pending plugin built from its repository.
+     */
+    peer: { type: 'string' },
     /** Seed, then keep the cluster up (no runs) until interrupted, for profiling by hand against it. */
     hold: { type: 'boolean', default: false },
   },
@@ -57,7 +62,7 @@ interface Measured {
 }
 
 /** Runs a child under /usr/bin/time for its peak RSS; stdout kept (or dropped), wall timed here. */
-function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepStdout: boolean): Promise<Measured> {
+function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepStdout: boolean, okCodes: readonly number[] = [0]): Promise<Measured> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-time-'));
   const timeFile = path.join(dir, 'time');
   return new Promise((resolve, reject) => {
@@ -74,7 +79,7 @@ function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepSt
       const wallSeconds = (performance.now() - start) / 1000;
       const rssKB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
       rmSync(dir, { recursive: true, force: true });
-      if (code !== 0) return reject(new Error(`${command} ${argv.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`));
+      if (!okCodes.includes(code ?? -1)) return reject(new Error(`${command} ${argv.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`));
       resolve({ wallSeconds, maxRssMB: rssKB / 1024, stdout: Buffer.concat(out).toString('utf8') });
     });
   });
@@ -147,6 +152,7 @@ try {
   const admin = c.users.get('why-pending-admin');
   const adminToken = admin?.token ?? '';
   const results = new Map<string, CaseRun[]>();
+  const peerRuns = new Map<string, Measured[]>();
   type RawRead = Measured & { pages: number; bytes: number };
   // The raw reads: the reference (one paged JSON LIST), and the other ways of reading every pod
   // the issue asks to weigh: from the watch cache (resourceVersion=0), protobuf, and by namespace.
@@ -193,6 +199,11 @@ try {
       const got = await runCase(k);
       (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
       say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates`);
+      if (args.peer) {
+        const peer = await measure(path.resolve(args.peer), [(k.pod['metadata'] as { name: string }).name, '-n', BENCH_NAMESPACE, '-o', 'json'], env, false, [0, 1]);
+        (peerRuns.get(k.id) ?? peerRuns.set(k.id, []).get(k.id))?.push(peer);
+        say(`  (${k.id}) peer ${peer.wallSeconds.toFixed(2)} s, ${peer.maxRssMB.toFixed(0)} MB`);
+      }
     }
     const nodesRef = await measure('kubectl', [`--kubeconfig=${c.kubeconfig}`, 'get', 'nodes', '-o', 'json'], process.env, false);
     refs.kubectlGetNodes.push(nodesRef);
@@ -214,7 +225,9 @@ try {
       cases.map((k) => {
         const rs = results.get(k.id) ?? [];
         const last = rs[rs.length - 1];
-        return [k.id, { title: k.title, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {} }];
+        const peer = peerRuns.get(k.id) ?? [];
+        const peerSummary = peer.length > 0 ? { peer: { wallSeconds: median(peer.map((x) => x.wallSeconds)), maxRssMB: median(peer.map((x) => x.maxRssMB)) } } : {};
+        return [k.id, { title: k.title, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
       }),
     ),
     references: <Record<string, { wallSeconds: number; maxRssMB: number; pages?: number; megabytes?: number }> & { kubectlGetNodes: { wallSeconds: number; maxRssMB: number } }>{
@@ -231,6 +244,7 @@ try {
     '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates |',
     '|---|---|---|---|---|---|',
     ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} |`),
+    ...Object.entries(summary.cases).flatMap(([id, k]) => ('peer' in k && k.peer ? [`| peer on (${id}): \`${path.basename(args.peer ?? '')} <pod> -n bench -o json\` | ${k.peer.wallSeconds.toFixed(2)} s | ${k.peer.maxRssMB.toFixed(0)} MB | | | |`] : [])),
     `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | |`,
     ...Object.entries(rawWords).map(([key, words]) => {
       const r = summary.references[key];

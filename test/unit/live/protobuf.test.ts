@@ -54,7 +54,7 @@ describe('pod pages', () => {
   ];
 
   it('decodes what the record keeps, drops JSON-omitted empties, and skips the rest unread', () => {
-    const page = decodePodList(podList('next-token', [pod]), new Interner());
+    const page = decodePodList(podList('next-token', [pod]));
     expect(page.metadata).toEqual({ continue: 'next-token' });
     expect(page.items).toEqual([
       {
@@ -67,11 +67,11 @@ describe('pod pages', () => {
   });
 
   it('the last page has no continue token', () => {
-    expect(decodePodList(podList('', [pod]), new Interner()).metadata).toEqual({});
+    expect(decodePodList(podList('', [pod])).metadata).toEqual({});
   });
 
   it('refuses an answer without the magic bytes', () => {
-    expect(() => decodePodList(Buffer.from('{"items":[]}'), new Interner())).toThrow(ProtobufError);
+    expect(() => decodePodList(Buffer.from('{"items":[]}'))).toThrow(ProtobufError);
   });
 
   it('finds the continue token in the first bytes of a page, or says it cannot yet', () => {

@@ -2,7 +2,7 @@
 // bytes "k8s\0", then a runtime.Unknown whose `raw` field holds the object (a PodList, or a
 // Status for an error). https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
 import type { V1Pod } from '@kubernetes/client-node';
-import { neighbourPod } from './pod.js';
+import { neighbourPod, type Pass } from './pod.js';
 import { Interner, ProtobufError, Reader, WireType } from './wire.js';
 
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
@@ -28,9 +28,9 @@ function rawSpan(bytes: Buffer, complete: boolean): { start: number; end: number
 }
 
 /** ListMeta's continue token (field 3); "" (the last page) reads as undefined. */
-function continueOf(r: Reader): string | undefined {
+function continueOf(r: Reader, end: number): string | undefined {
   let token: string | undefined;
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 3 && wire === WireType.LengthDelimited) token = r.string();
     else r.skip(wire);
@@ -51,7 +51,7 @@ export function continueInProtobufHead(head: Buffer): string | undefined | null 
     if (field !== 1 || wire !== WireType.LengthDelimited) return null;
     const length = list.varint();
     if (list.pos + length > head.length) return null;
-    return continueOf(new Reader(head, list.pos, list.pos + length));
+    return continueOf(list, list.pos + length);
   } catch {
     return null;
   }
@@ -62,18 +62,17 @@ export interface DecodedPodList {
   items: V1Pod[];
 }
 
-/** A page of pods as the records compact.ts keeps (protobuf/pod.ts); `intern` is shared by a read's pages. */
-export function decodePodList(bytes: Buffer, intern: Interner): DecodedPodList {
+/** A page of pods as the records compact.ts keeps (protobuf/pod.ts); `pass` is shared by a read's pages. */
+export function decodePodList(bytes: Buffer, pass: Pass = decodingPass()): DecodedPodList {
   const raw = rawSpan(bytes, true);
   if (!raw || raw.end > bytes.length) throw new ProtobufError('the answer holds no object');
   const r = new Reader(bytes, raw.start, raw.end);
   const items: V1Pod[] = [];
   let token: string | undefined;
-  const pass = { intern };
   while (r.more()) {
     const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.LengthDelimited) token = continueOf(r.message());
-    else if (field === 2 && wire === WireType.LengthDelimited) items.push(neighbourPod(r.message(), pass));
+    if (field === 1 && wire === WireType.LengthDelimited) token = continueOf(r, r.enter());
+    else if (field === 2 && wire === WireType.LengthDelimited) items.push(neighbourPod(r, r.enter(), pass));
     else r.skip(wire);
   }
   return { metadata: token ? { continue: token } : {}, items };
@@ -106,6 +105,10 @@ export function decodeStatus(bytes: Buffer): { kind: 'Status'; status?: string; 
  * across every page of the read.
  */
 export function neighbourPodPages(): (bytes: Buffer) => DecodedPodList & { reduced: true } {
-  const intern = new Interner();
-  return (bytes) => ({ ...decodePodList(bytes, intern), reduced: true });
+  const pass = decodingPass();
+  return (bytes) => ({ ...decodePodList(bytes, pass), reduced: true });
+}
+
+function decodingPass(): Pass {
+  return { intern: new Interner(), times: new Map() };
 }

@@ -32,39 +32,46 @@ import { type Interner, type Reader, WireType } from './wire.js';
 
 type Obj = Record<string, unknown>;
 
-/** A decoding pass: strings that repeat across a read's pods are kept once. */
-interface Pass {
+/** A decoding pass: strings that repeat across a read's pods are kept once, and so are times. */
+export interface Pass {
   intern: Interner;
+  /** Times written, by seconds since the epoch: pods created in the same second share one. */
+  times: Map<number, string>;
 }
 
 /** metav1.Time: RFC 3339 in whole seconds, UTC; a zero time (an empty message) is no time. */
-function time(r: Reader): string | undefined {
+function time(r: Reader, end: number, pass: Pass): string | undefined {
   let seconds: number | undefined;
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.Varint) seconds = r.signed();
     else r.skip(wire);
   }
   if (seconds === undefined) return undefined;
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let text = pass.times.get(seconds);
+  if (text === undefined) {
+    text = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    pass.times.set(seconds, text);
+  }
+  return text;
 }
 
 /** A map<string, string> entry (labels, matchLabels) or map<string, Quantity> entry (resources). */
-function entry(r: Reader, pass: Pass, quantity: boolean): [string, string] {
+function entry(r: Reader, end: number, pass: Pass, quantity: boolean): [string, string] {
   let key = '';
   let value = '';
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.LengthDelimited) key = pass.intern.of(r.string());
-    else if (field === 2 && wire === WireType.LengthDelimited) value = pass.intern.of(quantity ? quantityString(r.message()) : r.string());
+    else if (field === 2 && wire === WireType.LengthDelimited) value = pass.intern.of(quantity ? quantityString(r, r.enter()) : r.string());
     else r.skip(wire);
   }
   return [key, value];
 }
 
-function quantityString(r: Reader): string {
+function quantityString(r: Reader, end: number): string {
   let s = '';
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.LengthDelimited) s = r.string();
     else r.skip(wire);
@@ -74,7 +81,7 @@ function quantityString(r: Reader): string {
 
 function addEntry(into: Obj | undefined, r: Reader, pass: Pass, quantity: boolean): Record<string, string> {
   const map = (into ?? {}) as Record<string, string>;
-  const [key, value] = entry(r.message(), pass, quantity);
+  const [key, value] = entry(r, r.enter(), pass, quantity);
   map[key] = value;
   return map;
 }
@@ -91,21 +98,21 @@ function setNonEmpty(into: Obj, name: string, value: string | number | boolean):
   if (value !== '' && value !== 0 && value !== false) into[name] = value;
 }
 
-function resourceRequirements(r: Reader, pass: Pass): V1ResourceRequirements {
+function resourceRequirements(r: Reader, end: number, pass: Pass): V1ResourceRequirements {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.LengthDelimited) out['limits'] = addEntry(out['limits'] as Obj | undefined, r, pass, true);
     else if (field === 2 && wire === WireType.LengthDelimited) out['requests'] = addEntry(out['requests'] as Obj | undefined, r, pass, true);
-    else if (field === 3 && wire === WireType.LengthDelimited) push(out, 'claims', resourceClaim(r.message(), pass));
+    else if (field === 3 && wire === WireType.LengthDelimited) push(out, 'claims', resourceClaim(r, r.enter(), pass));
     else r.skip(wire);
   }
   return out as V1ResourceRequirements;
 }
 
-function resourceClaim(r: Reader, pass: Pass): Obj {
+function resourceClaim(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = { name: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.LengthDelimited) out['name'] = pass.intern.of(r.string());
     else if (field === 2 && wire === WireType.LengthDelimited) setNonEmpty(out, 'request', pass.intern.of(r.string()));
@@ -114,9 +121,9 @@ function resourceClaim(r: Reader, pass: Pass): Obj {
   return out;
 }
 
-function containerPort(r: Reader, pass: Pass): V1ContainerPort {
+function containerPort(r: Reader, end: number, pass: Pass): V1ContainerPort {
   const out: Obj = { containerPort: 0 };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire === WireType.LengthDelimited && field === 1) setNonEmpty(out, 'name', pass.intern.of(r.string()));
     else if (wire === WireType.Varint && field === 2) setNonEmpty(out, 'hostPort', r.signed());
@@ -128,9 +135,9 @@ function containerPort(r: Reader, pass: Pass): V1ContainerPort {
   return out as unknown as V1ContainerPort;
 }
 
-function resizePolicy(r: Reader, pass: Pass): Obj {
+function resizePolicy(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = { resourceName: '', restartPolicy: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.LengthDelimited) out['resourceName'] = pass.intern.of(r.string());
     else if (field === 2 && wire === WireType.LengthDelimited) out['restartPolicy'] = pass.intern.of(r.string());
@@ -140,38 +147,38 @@ function resizePolicy(r: Reader, pass: Pass): Obj {
 }
 
 /** A container: what compact.ts keeps (name, resources, ports, restartPolicy, resizePolicy). */
-function container(r: Reader, pass: Pass): V1Container {
+function container(r: Reader, end: number, pass: Pass): V1Container {
   // resources is a struct in Go, never omitted from JSON, so always here.
   const out: Obj = { name: '', resources: {} };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) out['name'] = pass.intern.of(r.string());
-    else if (field === 8) out['resources'] = resourceRequirements(r.message(), pass);
-    else if (field === 6) push(out, 'ports', containerPort(r.message(), pass));
+    else if (field === 8) out['resources'] = resourceRequirements(r, r.enter(), pass);
+    else if (field === 6) push(out, 'ports', containerPort(r, r.enter(), pass));
     else if (field === 24) out['restartPolicy'] = pass.intern.of(r.string());
-    else if (field === 23) push(out, 'resizePolicy', resizePolicy(r.message(), pass));
+    else if (field === 23) push(out, 'resizePolicy', resizePolicy(r, r.enter(), pass));
     else r.skip(wire);
   }
   return out as unknown as V1Container;
 }
 
-function containerStatus(r: Reader, pass: Pass): V1ContainerStatus {
+function containerStatus(r: Reader, end: number, pass: Pass): V1ContainerStatus {
   const out: Obj = { name: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) out['name'] = pass.intern.of(r.string());
     else if (field === 10) out['allocatedResources'] = addEntry(out['allocatedResources'] as Obj | undefined, r, pass, true);
-    else if (field === 11) out['resources'] = resourceRequirements(r.message(), pass);
+    else if (field === 11) out['resources'] = resourceRequirements(r, r.enter(), pass);
     else r.skip(wire);
   }
   return out as unknown as V1ContainerStatus;
 }
 
-function labelSelectorRequirement(r: Reader, pass: Pass): V1LabelSelectorRequirement {
+function labelSelectorRequirement(r: Reader, end: number, pass: Pass): V1LabelSelectorRequirement {
   const out: Obj = { key: '', operator: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) out['key'] = pass.intern.of(r.string());
@@ -182,27 +189,27 @@ function labelSelectorRequirement(r: Reader, pass: Pass): V1LabelSelectorRequire
   return out as unknown as V1LabelSelectorRequirement;
 }
 
-function labelSelector(r: Reader, pass: Pass): V1LabelSelector {
+function labelSelector(r: Reader, end: number, pass: Pass): V1LabelSelector {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) out['matchLabels'] = addEntry(out['matchLabels'] as Obj | undefined, r, pass, false);
-    else if (field === 2) push(out, 'matchExpressions', labelSelectorRequirement(r.message(), pass));
+    else if (field === 2) push(out, 'matchExpressions', labelSelectorRequirement(r, r.enter(), pass));
     else r.skip(wire);
   }
   return out;
 }
 
-function podAffinityTerm(r: Reader, pass: Pass): V1PodAffinityTerm {
+function podAffinityTerm(r: Reader, end: number, pass: Pass): V1PodAffinityTerm {
   const out: Obj = { topologyKey: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['labelSelector'] = labelSelector(r.message(), pass);
+    else if (field === 1) out['labelSelector'] = labelSelector(r, r.enter(), pass);
     else if (field === 2) push(out, 'namespaces', pass.intern.of(r.string()));
     else if (field === 3) out['topologyKey'] = pass.intern.of(r.string());
-    else if (field === 4) out['namespaceSelector'] = labelSelector(r.message(), pass);
+    else if (field === 4) out['namespaceSelector'] = labelSelector(r, r.enter(), pass);
     else if (field === 5) push(out, 'matchLabelKeys', pass.intern.of(r.string()));
     else if (field === 6) push(out, 'mismatchLabelKeys', pass.intern.of(r.string()));
     else r.skip(wire);
@@ -210,83 +217,87 @@ function podAffinityTerm(r: Reader, pass: Pass): V1PodAffinityTerm {
   return out as unknown as V1PodAffinityTerm;
 }
 
-function weightedPodAffinityTerm(r: Reader, pass: Pass): V1WeightedPodAffinityTerm {
+function weightedPodAffinityTerm(r: Reader, end: number, pass: Pass): V1WeightedPodAffinityTerm {
   const out: Obj = { weight: 0, podAffinityTerm: { topologyKey: '' } };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.Varint) out['weight'] = r.signed();
-    else if (field === 2 && wire === WireType.LengthDelimited) out['podAffinityTerm'] = podAffinityTerm(r.message(), pass);
+    else if (field === 2 && wire === WireType.LengthDelimited) out['podAffinityTerm'] = podAffinityTerm(r, r.enter(), pass);
     else r.skip(wire);
   }
   return out as unknown as V1WeightedPodAffinityTerm;
 }
 
 /** PodAffinity and PodAntiAffinity share their fields. */
-function podAffinity(r: Reader, pass: Pass): Obj {
+function podAffinity(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) push(out, 'requiredDuringSchedulingIgnoredDuringExecution', podAffinityTerm(r.message(), pass));
-    else if (field === 2) push(out, 'preferredDuringSchedulingIgnoredDuringExecution', weightedPodAffinityTerm(r.message(), pass));
+    else if (field === 1) push(out, 'requiredDuringSchedulingIgnoredDuringExecution', podAffinityTerm(r, r.enter(), pass));
+    else if (field === 2) push(out, 'preferredDuringSchedulingIgnoredDuringExecution', weightedPodAffinityTerm(r, r.enter(), pass));
     else r.skip(wire);
   }
   return out;
 }
 
-function nodeSelectorRequirement(r: Reader, pass: Pass): V1NodeSelectorRequirement {
-  return labelSelectorRequirement(r, pass) as V1NodeSelectorRequirement; // the same fields and numbers
+function nodeSelectorRequirement(r: Reader, end: number, pass: Pass): V1NodeSelectorRequirement {
+  return labelSelectorRequirement(r, end, pass) as V1NodeSelectorRequirement; // the same fields and numbers
 }
 
-function nodeSelectorTerm(r: Reader, pass: Pass): V1NodeSelectorTerm {
+function nodeSelectorTerm(r: Reader, end: number, pass: Pass): V1NodeSelectorTerm {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) push(out, 'matchExpressions', nodeSelectorRequirement(r.message(), pass));
-    else if (field === 2) push(out, 'matchFields', nodeSelectorRequirement(r.message(), pass));
+    else if (field === 1) push(out, 'matchExpressions', nodeSelectorRequirement(r, r.enter(), pass));
+    else if (field === 2) push(out, 'matchFields', nodeSelectorRequirement(r, r.enter(), pass));
     else r.skip(wire);
   }
   return out;
 }
 
-function nodeAffinity(r: Reader, pass: Pass): Obj {
-  const out: Obj = {};
-  while (r.more()) {
+function nodeSelector(r: Reader, end: number, pass: Pass): Obj {
+  const terms: V1NodeSelectorTerm[] = [];
+  while (r.within(end)) {
     const { field, wire } = r.key();
-    if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) {
-      const selector: Obj = { nodeSelectorTerms: [] };
-      const s = r.message();
-      while (s.more()) {
-        const k = s.key();
-        if (k.field === 1 && k.wire === WireType.LengthDelimited) (selector['nodeSelectorTerms'] as V1NodeSelectorTerm[]).push(nodeSelectorTerm(s.message(), pass));
-        else s.skip(k.wire);
-      }
-      out['requiredDuringSchedulingIgnoredDuringExecution'] = selector;
-    } else if (field === 2) {
-      const term: Obj = { weight: 0, preference: {} };
-      const t = r.message();
-      while (t.more()) {
-        const k = t.key();
-        if (k.field === 1 && k.wire === WireType.Varint) term['weight'] = t.signed();
-        else if (k.field === 2 && k.wire === WireType.LengthDelimited) term['preference'] = nodeSelectorTerm(t.message(), pass);
-        else t.skip(k.wire);
-      }
-      push(out, 'preferredDuringSchedulingIgnoredDuringExecution', term);
-    } else r.skip(wire);
+    if (field === 1 && wire === WireType.LengthDelimited) terms.push(nodeSelectorTerm(r, r.enter(), pass));
+    else r.skip(wire);
+  }
+  return { nodeSelectorTerms: terms };
+}
+
+function preferredSchedulingTerm(r: Reader, end: number, pass: Pass): Obj {
+  const out: Obj = { weight: 0, preference: {} };
+  while (r.within(end)) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.Varint) out['weight'] = r.signed();
+    else if (field === 2 && wire === WireType.LengthDelimited) out['preference'] = nodeSelectorTerm(r, r.enter(), pass);
+    else r.skip(wire);
   }
   return out;
 }
 
-function affinity(r: Reader, pass: Pass): V1Affinity {
+function nodeAffinity(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['nodeAffinity'] = nodeAffinity(r.message(), pass);
-    else if (field === 2) out['podAffinity'] = podAffinity(r.message(), pass);
-    else if (field === 3) out['podAntiAffinity'] = podAffinity(r.message(), pass);
+    else if (field === 1) out['requiredDuringSchedulingIgnoredDuringExecution'] = nodeSelector(r, r.enter(), pass);
+    else if (field === 2) push(out, 'preferredDuringSchedulingIgnoredDuringExecution', preferredSchedulingTerm(r, r.enter(), pass));
+    else r.skip(wire);
+  }
+  return out;
+}
+
+function affinity(r: Reader, end: number, pass: Pass): V1Affinity {
+  const out: Obj = {};
+  while (r.within(end)) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) out['nodeAffinity'] = nodeAffinity(r, r.enter(), pass);
+    else if (field === 2) out['podAffinity'] = podAffinity(r, r.enter(), pass);
+    else if (field === 3) out['podAntiAffinity'] = podAffinity(r, r.enter(), pass);
     else r.skip(wire);
   }
   return out;
@@ -309,9 +320,9 @@ const volumeSources: Record<number, { name: string; fields: Record<number, [stri
   24: { name: 'portworxVolume', fields: { 1: ['volumeID', 's'] }, always: { volumeID: '' } },
 };
 
-function volumeSource(r: Reader, shape: (typeof volumeSources)[number]): Obj {
+function volumeSource(r: Reader, end: number, shape: (typeof volumeSources)[number]): Obj {
   const out: Obj = { ...shape.always };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     const known = shape.fields[field];
     if (!known) r.skip(wire);
@@ -324,29 +335,34 @@ function volumeSource(r: Reader, shape: (typeof volumeSources)[number]): Obj {
   return out;
 }
 
+/** VolumeSource (inline in a Volume's JSON): the source a filter reads, if it is one. */
+function readSource(r: Reader, end: number): [string, Obj] | undefined {
+  let source: [string, Obj] | undefined;
+  while (r.within(end)) {
+    const { field, wire } = r.key();
+    const shape = wire === WireType.LengthDelimited ? volumeSources[field] : undefined;
+    if (shape) source = [shape.name, volumeSource(r, r.enter(), shape)];
+    else r.skip(wire);
+  }
+  return source;
+}
+
 /** A volume whose source a filter reads, or undefined (configMap, secret, projected, ...). */
-function volume(r: Reader): V1Volume | undefined {
+function volume(r: Reader, end: number): V1Volume | undefined {
   let name = '';
   let source: [string, Obj] | undefined;
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.LengthDelimited) name = r.string();
-    else if (field === 2 && wire === WireType.LengthDelimited) {
-      const s = r.message();
-      while (s.more()) {
-        const k = s.key();
-        const shape = k.wire === WireType.LengthDelimited ? volumeSources[k.field] : undefined;
-        if (shape) source = [shape.name, volumeSource(s.message(), shape)];
-        else s.skip(k.wire);
-      }
-    } else r.skip(wire);
+    else if (field === 2 && wire === WireType.LengthDelimited) source = readSource(r, r.enter()) ?? source;
+    else r.skip(wire);
   }
   return source ? ({ name, [source[0]]: source[1] } as V1Volume) : undefined;
 }
 
-function podResourceClaim(r: Reader, pass: Pass): V1PodResourceClaim {
+function podResourceClaim(r: Reader, end: number, pass: Pass): V1PodResourceClaim {
   const out: Obj = { name: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) out['name'] = pass.intern.of(r.string());
@@ -357,9 +373,9 @@ function podResourceClaim(r: Reader, pass: Pass): V1PodResourceClaim {
   return out as unknown as V1PodResourceClaim;
 }
 
-function podResourceClaimStatus(r: Reader, pass: Pass): V1PodResourceClaimStatus {
+function podResourceClaimStatus(r: Reader, end: number, pass: Pass): V1PodResourceClaimStatus {
   const out: Obj = { name: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) out['name'] = pass.intern.of(r.string());
@@ -369,9 +385,9 @@ function podResourceClaimStatus(r: Reader, pass: Pass): V1PodResourceClaimStatus
   return out as unknown as V1PodResourceClaimStatus;
 }
 
-function ownerReference(r: Reader, pass: Pass): V1OwnerReference {
+function ownerReference(r: Reader, end: number, pass: Pass): V1OwnerReference {
   const out: Obj = { apiVersion: '', kind: '', name: '', uid: '' };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (field === 5 && wire === WireType.LengthDelimited) out['apiVersion'] = pass.intern.of(r.string());
     else if (field === 1 && wire === WireType.LengthDelimited) out['kind'] = pass.intern.of(r.string());
@@ -384,9 +400,9 @@ function ownerReference(r: Reader, pass: Pass): V1OwnerReference {
   return out as unknown as V1OwnerReference;
 }
 
-function metadata(r: Reader, pass: Pass): Obj {
+function metadata(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire === WireType.Varint && field === 10) out['deletionGracePeriodSeconds'] = r.signed();
     else if (wire !== WireType.LengthDelimited) r.skip(wire);
@@ -394,9 +410,9 @@ function metadata(r: Reader, pass: Pass): Obj {
     else if (field === 3) setNonEmpty(out, 'namespace', pass.intern.of(r.string()));
     else if (field === 5) setNonEmpty(out, 'uid', r.string());
     else if (field === 11) out['labels'] = addEntry(out['labels'] as Obj | undefined, r, pass, false);
-    else if (field === 13) push(out, 'ownerReferences', ownerReference(r.message(), pass));
+    else if (field === 13) push(out, 'ownerReferences', ownerReference(r, r.enter(), pass));
     else if (field === 8 || field === 9) {
-      const at = time(r.message());
+      const at = time(r, r.enter(), pass);
       if (at !== undefined) out[field === 8 ? 'creationTimestamp' : 'deletionTimestamp'] = at;
     } else if (field === 14) push(out, 'finalizers', pass.intern.of(r.string()));
     else r.skip(wire);
@@ -404,9 +420,9 @@ function metadata(r: Reader, pass: Pass): Obj {
   return out;
 }
 
-function spec(r: Reader, pass: Pass): Obj {
+function spec(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = { containers: [] };
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire === WireType.Varint) {
       if (field === 4) out['terminationGracePeriodSeconds'] = r.signed();
@@ -414,52 +430,52 @@ function spec(r: Reader, pass: Pass): Obj {
       else if (field === 11) setNonEmpty(out, 'hostNetwork', r.bool());
       else r.skip(wire);
     } else if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 2) (out['containers'] as V1Container[]).push(container(r.message(), pass));
-    else if (field === 20) push(out, 'initContainers', container(r.message(), pass));
+    else if (field === 2) (out['containers'] as V1Container[]).push(container(r, r.enter(), pass));
+    else if (field === 20) push(out, 'initContainers', container(r, r.enter(), pass));
     else if (field === 1) {
-      const v = volume(r.message());
+      const v = volume(r, r.enter());
       if (v) push(out, 'volumes', v);
     } else if (field === 10) setNonEmpty(out, 'nodeName', pass.intern.of(r.string()));
     else if (field === 24) setNonEmpty(out, 'priorityClassName', pass.intern.of(r.string()));
     else if (field === 31) out['preemptionPolicy'] = pass.intern.of(r.string());
     else if (field === 3) setNonEmpty(out, 'restartPolicy', pass.intern.of(r.string()));
     else if (field === 32) out['overhead'] = addEntry(out['overhead'] as Obj | undefined, r, pass, true);
-    else if (field === 40) out['resources'] = resourceRequirements(r.message(), pass);
-    else if (field === 18) out['affinity'] = affinity(r.message(), pass);
-    else if (field === 39) push(out, 'resourceClaims', podResourceClaim(r.message(), pass));
+    else if (field === 40) out['resources'] = resourceRequirements(r, r.enter(), pass);
+    else if (field === 18) out['affinity'] = affinity(r, r.enter(), pass);
+    else if (field === 39) push(out, 'resourceClaims', podResourceClaim(r, r.enter(), pass));
     else r.skip(wire);
   }
   return out;
 }
 
-function status(r: Reader, pass: Pass): Obj {
+function status(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) setNonEmpty(out, 'phase', pass.intern.of(r.string()));
     else if (field === 7) {
-      const at = time(r.message());
+      const at = time(r, r.enter(), pass);
       if (at !== undefined) out['startTime'] = at;
     } else if (field === 11) setNonEmpty(out, 'nominatedNodeName', pass.intern.of(r.string()));
     else if (field === 14) setNonEmpty(out, 'resize', pass.intern.of(r.string()));
-    else if (field === 15) push(out, 'resourceClaimStatuses', podResourceClaimStatus(r.message(), pass));
-    else if (field === 8) push(out, 'containerStatuses', containerStatus(r.message(), pass));
-    else if (field === 10) push(out, 'initContainerStatuses', containerStatus(r.message(), pass));
+    else if (field === 15) push(out, 'resourceClaimStatuses', podResourceClaimStatus(r, r.enter(), pass));
+    else if (field === 8) push(out, 'containerStatuses', containerStatus(r, r.enter(), pass));
+    else if (field === 10) push(out, 'initContainerStatuses', containerStatus(r, r.enter(), pass));
     else r.skip(wire);
   }
   return out;
 }
 
 /** One Pod message, as compactNeighbour would keep it. */
-export function neighbourPod(r: Reader, pass: Pass): V1Pod {
+export function neighbourPod(r: Reader, end: number, pass: Pass): V1Pod {
   const out: Obj = {};
-  while (r.more()) {
+  while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['metadata'] = metadata(r.message(), pass);
-    else if (field === 2) out['spec'] = spec(r.message(), pass);
-    else if (field === 3) out['status'] = status(r.message(), pass);
+    else if (field === 1) out['metadata'] = metadata(r, r.enter(), pass);
+    else if (field === 2) out['spec'] = spec(r, r.enter(), pass);
+    else if (field === 3) out['status'] = status(r, r.enter(), pass);
     else r.skip(wire);
   }
   return out as V1Pod;

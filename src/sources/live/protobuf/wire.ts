@@ -84,15 +84,27 @@ export class Reader {
     return { start, end };
   }
 
-  /** A reader over the next length-delimited field (an embedded message). */
-  message(): Reader {
-    const { start, end } = this.span();
-    return new Reader(this.buf, start, end);
+  /**
+   * Enters the next length-delimited field (an embedded message): returns where it ends, and
+   * the message is read while `within(end)`.
+   */
+  enter(): number {
+    const length = this.varint();
+    const end = this.pos + length;
+    if (end > this.end) throw new ProtobufError('a field runs past the end of its message');
+    return end;
+  }
+
+  /** Whether a message that ends at `end` has more fields; one that ran past its end is refused. */
+  within(end: number): boolean {
+    if (this.pos > end) throw new ProtobufError('a field runs past the end of its message');
+    return this.pos < end;
   }
 
   string(): string {
     const { start, end } = this.span();
-    return this.buf.toString('utf8', start, end);
+    // Buffer's own UTF-8 decoder, without toString's checks of its arguments (a string per field).
+    return (this.buf as Buffer & { utf8Slice(start: number, end: number): string }).utf8Slice(start, end);
   }
 
   skip(wire: WireType): void {
