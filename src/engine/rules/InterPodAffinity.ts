@@ -248,10 +248,12 @@ function computeState(ctx: RuleContext): AffinityState {
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
 }
 
-// What computeState reads: the incoming pod's namespace, labels and terms, and each node's facts.
+// What computeState reads: the incoming pod's namespace, labels and terms, and the nodes' facts.
+// The list itself, not its 5,000 elements: a replay that patches no node keeps the context's
+// list (fixes/patch.ts), and one that patches some has new facts in it anyway.
 const stateFor = oncePerCycle(computeState, (ctx) => [
   JSON.stringify([ctx.pod.pod.metadata?.namespace ?? 'default', ctx.pod.pod.metadata?.labels ?? {}, ctx.pod.pod.spec?.affinity ?? {}]),
-  ...ctx.nodes,
+  ctx.nodes,
 ]);
 
 function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
@@ -292,12 +294,12 @@ function affinityReason(state: AffinityState, node: NodeFacts): InterPodAffinity
 
 // satisfyPodAntiAffinity
 function antiAffinityReason(state: AffinityState, node: NodeFacts): InterPodAffinityReason | undefined {
-  const conflicts = state.antiAffinity.flatMap((term, i): AntiAffinityConflict[] => {
+  const conflicts: AntiAffinityConflict[] = [];
+  for (const [i, term] of state.antiAffinity.entries()) {
     const domain = labelOf(node, term.ref.topologyKey);
-    if (domain === undefined) return [];
-    const pods = state.antiAffinityPods[i]!.get(domain) ?? [];
-    return pods.length === 0 ? [] : [{ term: term.ref, domain, pods: pods.slice(0, shownPods), podCount: pods.length }];
-  });
+    const pods = domain === undefined ? undefined : state.antiAffinityPods[i]?.get(domain);
+    if (domain !== undefined && pods && pods.length > 0) conflicts.push({ term: term.ref, domain, pods: pods.slice(0, shownPods), podCount: pods.length });
+  }
   if (conflicts.length === 0) return undefined;
   return { plugin: 'InterPodAffinity', code: 'Unschedulable', detail: { kind: 'podAntiAffinityConflict', terms: conflicts } };
 }
