@@ -206,6 +206,9 @@ function antiAffinityHeldOn(node: NodeFacts): { pod: V1Pod; terms: Term[] }[] {
   return held;
 }
 
+// A pod without affinity terms reads no topology value on any of 5,000 nodes.
+const noValues: readonly (string | undefined)[] = [];
+
 function computeState(ctx: RuleContext): AffinityState {
   const incoming = ctx.pod.pod;
   const affinity = requiredTerms(incoming, 'podAffinity');
@@ -225,7 +228,7 @@ function computeState(ctx: RuleContext): AffinityState {
     }
     // (2) the incoming pod's affinity: a pod counts only when it matches every term, and only
     // on a node that has some term's topologyKey.
-    const affinityValues = affinity.map((term) => labelOf(node, term.ref.topologyKey));
+    const affinityValues = affinity.length === 0 ? noValues : affinity.map((term) => labelOf(node, term.ref.topologyKey));
     if (affinityValues.some((value) => value !== undefined)) {
       for (const pod of node.pods) {
         if (!matchesAll(affinity, pod)) continue;
@@ -236,13 +239,13 @@ function computeState(ctx: RuleContext): AffinityState {
       }
     }
     // (3) the incoming pod's anti-affinity, term by term.
-    antiAffinity.forEach((term, i) => {
+    for (const [i, term] of antiAffinity.entries()) {
       const value = labelOf(node, term.ref.topologyKey);
-      if (value === undefined) return;
+      if (value === undefined) continue;
       for (const pod of node.pods) {
         if (term.matches(pod)) push(antiAffinityPods[i]!, value, podRef(pod, node));
       }
-    });
+    }
   }
   for (const map of [...affinityPods, ...antiAffinityPods]) for (const list of map.values()) list.sort(byPod);
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
