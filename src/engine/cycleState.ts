@@ -14,16 +14,24 @@ export function oncePerCycle<T>(compute: (ctx: RuleContext) => T, inputs?: (ctx:
   const cache = new WeakMap<RuleContext, T>();
   const recent: { inputs: readonly unknown[]; state: T }[] = [];
   const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  // The judge asks for every node in turn with the same context: the last answer is checked
+  // first (kept until the next context, as `recent` keeps a few states).
+  let last: { ctx: RuleContext; state: T } | undefined;
   return (ctx) => {
-    if (cache.has(ctx)) return cache.get(ctx) as T;
-    const key = inputs?.(ctx);
-    const reused = key ? recent.find((r) => same(r.inputs, key)) : undefined;
-    const state = reused ? reused.state : compute(ctx);
-    if (key && !reused) {
-      recent.unshift({ inputs: key, state });
-      recent.length = Math.min(recent.length, reusedStates);
+    if (last?.ctx === ctx) return last.state;
+    let state: T;
+    if (cache.has(ctx)) state = cache.get(ctx) as T;
+    else {
+      const key = inputs?.(ctx);
+      const reused = key ? recent.find((r) => same(r.inputs, key)) : undefined;
+      state = reused ? reused.state : compute(ctx);
+      if (key && !reused) {
+        recent.unshift({ inputs: key, state });
+        recent.length = Math.min(recent.length, reusedStates);
+      }
+      cache.set(ctx, state);
     }
-    cache.set(ctx, state);
+    last = { ctx, state };
     return state;
   };
 }

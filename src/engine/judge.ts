@@ -9,7 +9,7 @@
 // an unchecked plugin is `unproven`, never `fits`.
 import { isGap, type CollectionName } from '../snapshot/types.js';
 import type { NodeVerdict, NotChecked, Verdict } from './diagnosis.js';
-import type { FilterRule, NodeNotChecked, NotEvaluated, Reason, RuleContext } from './model.js';
+import type { FilterRule, NodeFacts, NodeNotChecked, NotEvaluated, Reason, RuleContext } from './model.js';
 import type { PluginName } from './plugins.js';
 
 export interface Judgement {
@@ -43,6 +43,39 @@ function notCheckedOnNode(notChecked: NotChecked[], plugin: PluginName, undecide
   const same = notChecked.find((n) => n.cause === 'notModelledOnNodes' && n.plugin === plugin && JSON.stringify({ ...n, nodes: [] }) === JSON.stringify({ plugin, cause: n.cause, nodes: [], ...undecided }));
   if (same && same.cause === 'notModelledOnNodes') same.nodes.push(node);
   else notChecked.push({ plugin, cause: 'notModelledOnNodes', nodes: [node], ...undecided });
+}
+
+// Where each name is in a list of node facts, once per list (or null when a name repeats): a
+// fix's replay judges the nodes it targets, often a few of 5,000, and every replay of a
+// diagnosis that leaves the nodes alone shares the context's list.
+const positions = new WeakMap<readonly NodeFacts[], Map<string, number> | null>();
+
+function positionsIn(nodes: readonly NodeFacts[]): Map<string, number> | null {
+  let at = positions.get(nodes);
+  if (at === undefined) {
+    at = new Map();
+    for (const [i, node] of nodes.entries()) {
+      if (at.has(node.name)) {
+        at = null;
+        break;
+      }
+      at.set(node.name, i);
+    }
+    positions.set(nodes, at);
+  }
+  return at;
+}
+
+/** The nodes of `nodes` named in `only`, in the order of `nodes`. */
+function nodesNamed(nodes: readonly NodeFacts[], only: ReadonlySet<string>): readonly NodeFacts[] {
+  const at = positionsIn(nodes);
+  if (!at) return nodes.filter((node) => only.has(node.name));
+  const found: number[] = [];
+  for (const name of only) {
+    const i = at.get(name);
+    if (i !== undefined) found.push(i);
+  }
+  return found.sort((a, b) => a - b).map((i) => nodes[i] as NodeFacts);
 }
 
 function verdictOf(reasons: number, preFilter: number, unchecked: number): Verdict {
@@ -82,9 +115,10 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
     }
   }
 
-  const judged = only ? ctx.nodes.filter((node) => only.has(node.name)) : ctx.nodes;
+  const judged = only ? nodesNamed(ctx.nodes, only) : ctx.nodes;
   const nodes = judged.map((node): NodeVerdict => {
-    const reasons: Reason[] = [...(outside.get(node.name) ?? [])];
+    const excluded = outside.get(node.name);
+    const reasons: Reason[] = excluded ? [...excluded] : [];
     const unchecked: PluginName[] = [];
     for (const input of inputs) {
       if (input.notEvaluated) {
@@ -94,7 +128,8 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
       // 13 rules on 5,000 nodes: nothing is copied for the common empty answer.
       const raw = input.rule.filter(ctx, node);
       const found = raw.length > 0 && reasons.length > 0 ? raw.filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind)) : raw;
-      const kept = found.length === 0 ? found : proven(input, found);
+      // Read once below, never kept: without a gap, what the rule found is used as it is.
+      const kept = found.length === 0 || input.gaps.length === 0 ? found : proven(input, found);
       for (const reason of kept) reasons.push(reason);
       if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.meta.name);
       else if (kept.length === 0 && preFilter.length === 0) {

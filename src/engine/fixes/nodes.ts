@@ -18,9 +18,21 @@ export function failing(judgement: Judgement): NodeVerdict[] {
   return found;
 }
 
+// Several generators ask for the same plugins (the selector, label and affinity fixes all for
+// NodeAffinity): each list is worked out once per judgement. Callers only read it.
+const onlyOnOf = new WeakMap<Judgement, Map<string, readonly NodeVerdict[]>>();
+
 /** Failing nodes whose every reason is one of `plugins`: the ones a change of that kind alone could free. */
-export function failingOnlyOn(judgement: Judgement, ...plugins: PluginName[]): NodeVerdict[] {
-  return failing(judgement).filter((n) => n.reasons.every((r) => plugins.includes(r.plugin)));
+export function failingOnlyOn(judgement: Judgement, ...plugins: PluginName[]): readonly NodeVerdict[] {
+  let byPlugins = onlyOnOf.get(judgement);
+  if (!byPlugins) onlyOnOf.set(judgement, (byPlugins = new Map()));
+  const key = plugins.join(',');
+  let found = byPlugins.get(key);
+  if (!found) {
+    found = failing(judgement).filter((n) => n.reasons.every((r) => plugins.includes(r.plugin)));
+    byPlugins.set(key, found);
+  }
+  return found;
 }
 
 // One index per list of node facts (a context's, or a patched context's): generators look a

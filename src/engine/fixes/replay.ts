@@ -2,7 +2,7 @@
 // targets only. A node is made to fit only when its verdict becomes `fits`; `unproven` (a gap
 // in the input) is reported apart and never counted.
 import { judge, type Judgement } from '../judge.js';
-import type { FilterRule, RuleContext } from '../model.js';
+import type { FilterRule, Reason, RuleContext } from '../model.js';
 import type { PluginName } from '../plugins.js';
 import { patchedContext } from './patch.js';
 import type { Change } from './types.js';
@@ -17,6 +17,13 @@ export interface Replay {
   /** The patched context and its judgement, to look for a second change. */
   ctx: RuleContext;
   judgement: Judgement;
+}
+
+/** The plugins of `reasons`, each once, in order: a node has a few reasons, and a replay thousands of nodes. */
+function pluginsOf(...lists: readonly (readonly Reason[])[]): PluginName[] {
+  const out: PluginName[] = [];
+  for (const reasons of lists) for (const r of reasons) if (!out.includes(r.plugin)) out.push(r.plugin);
+  return out;
 }
 
 export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: readonly Change[], nodes: readonly string[]): Replay {
@@ -36,7 +43,7 @@ export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: 
     }
     else if (node.verdict === 'fits') fits.push(node.name);
     else if (node.verdict === 'unproven') unproven.push(node.name);
-    else blocked[node.name] = [...new Set([...(judgement.preFilter.length > 0 ? judgement.preFilter : []), ...node.reasons].map((r) => r.plugin))];
+    else blocked[node.name] = pluginsOf(judgement.preFilter, node.reasons);
   }
   return { fits, unproven, podsUnread, blocked, ctx: patched, judgement };
 }

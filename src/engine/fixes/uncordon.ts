@@ -3,9 +3,14 @@
 import { failing } from './nodes.js';
 import type { Candidate, FixInput } from './types.js';
 
+const offered = 3;
+
 export function proposeUncordons({ judgement }: FixInput): Candidate[] {
-  return failing(judgement)
-    .filter((n) => n.reasons.some((r) => r.detail.kind === 'nodeCordoned'))
-    .slice(0, 3)
-    .map((n) => ({ changes: [{ kind: 'uncordon', cause: 'NodeUnschedulable', node: n.name }], nodes: [n.name] }));
+  const out: Candidate[] = [];
+  // The first few cordoned nodes: no need to look through the other thousands.
+  for (const n of failing(judgement)) {
+    if (out.length === offered) break;
+    if (n.reasons.some((r) => r.detail.kind === 'nodeCordoned')) out.push({ changes: [{ kind: 'uncordon', cause: 'NodeUnschedulable', node: n.name }], nodes: [n.name] });
+  }
+  return out;
 }

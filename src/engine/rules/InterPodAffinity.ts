@@ -206,6 +206,9 @@ function antiAffinityHeldOn(node: NodeFacts): { pod: V1Pod; terms: Term[] }[] {
   return held;
 }
 
+// A pod without affinity terms reads no topology value on any of 5,000 nodes.
+const noValues: readonly (string | undefined)[] = [];
+
 function computeState(ctx: RuleContext): AffinityState {
   const incoming = ctx.pod.pod;
   const affinity = requiredTerms(incoming, 'podAffinity');
@@ -225,7 +228,7 @@ function computeState(ctx: RuleContext): AffinityState {
     }
     // (2) the incoming pod's affinity: a pod counts only when it matches every term, and only
     // on a node that has some term's topologyKey.
-    const affinityValues = affinity.map((term) => labelOf(node, term.ref.topologyKey));
+    const affinityValues = affinity.length === 0 ? noValues : affinity.map((term) => labelOf(node, term.ref.topologyKey));
     if (affinityValues.some((value) => value !== undefined)) {
       for (const pod of node.pods) {
         if (!matchesAll(affinity, pod)) continue;
@@ -236,22 +239,24 @@ function computeState(ctx: RuleContext): AffinityState {
       }
     }
     // (3) the incoming pod's anti-affinity, term by term.
-    antiAffinity.forEach((term, i) => {
+    for (const [i, term] of antiAffinity.entries()) {
       const value = labelOf(node, term.ref.topologyKey);
-      if (value === undefined) return;
+      if (value === undefined) continue;
       for (const pod of node.pods) {
         if (term.matches(pod)) push(antiAffinityPods[i]!, value, podRef(pod, node));
       }
-    });
+    }
   }
   for (const map of [...affinityPods, ...antiAffinityPods]) for (const list of map.values()) list.sort(byPod);
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
 }
 
-// What computeState reads: the incoming pod's namespace, labels and terms, and each node's facts.
+// What computeState reads: the incoming pod's namespace, labels and terms, and the nodes' facts.
+// The list itself, not its 5,000 elements: a replay that patches no node keeps the context's
+// list (fixes/patch.ts), and one that patches some has new facts in it anyway.
 const stateFor = oncePerCycle(computeState, (ctx) => [
   JSON.stringify([ctx.pod.pod.metadata?.namespace ?? 'default', ctx.pod.pod.metadata?.labels ?? {}, ctx.pod.pod.spec?.affinity ?? {}]),
-  ...ctx.nodes,
+  ctx.nodes,
 ]);
 
 function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
@@ -292,12 +297,12 @@ function affinityReason(state: AffinityState, node: NodeFacts): InterPodAffinity
 
 // satisfyPodAntiAffinity
 function antiAffinityReason(state: AffinityState, node: NodeFacts): InterPodAffinityReason | undefined {
-  const conflicts = state.antiAffinity.flatMap((term, i): AntiAffinityConflict[] => {
+  const conflicts: AntiAffinityConflict[] = [];
+  for (const [i, term] of state.antiAffinity.entries()) {
     const domain = labelOf(node, term.ref.topologyKey);
-    if (domain === undefined) return [];
-    const pods = state.antiAffinityPods[i]!.get(domain) ?? [];
-    return pods.length === 0 ? [] : [{ term: term.ref, domain, pods: pods.slice(0, shownPods), podCount: pods.length }];
-  });
+    const pods = domain === undefined ? undefined : state.antiAffinityPods[i]?.get(domain);
+    if (domain !== undefined && pods && pods.length > 0) conflicts.push({ term: term.ref, domain, pods: pods.slice(0, shownPods), podCount: pods.length });
+  }
   if (conflicts.length === 0) return undefined;
   return { plugin: 'InterPodAffinity', code: 'Unschedulable', detail: { kind: 'podAntiAffinityConflict', terms: conflicts } };
 }

@@ -103,6 +103,7 @@ const rule: FilterRule<'NodeResourcesFit', InsufficientResourceDetail> = {
   provenDespiteGaps: () => true,
   filter({ pod }, node) {
     const missing = insufficientResources(pod, node);
+    if (missing.length === 0) return [];
     // One status for the node: unresolvable as soon as one resource cannot fit even on an empty node.
     const code = missing.some((m) => m.exceedsAllocatable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
     return missing.map((detail): NodeResourcesFitReason => ({ plugin: 'NodeResourcesFit', code, detail }));
