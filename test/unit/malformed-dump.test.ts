@@ -35,6 +35,8 @@ const scenarios = [
   'matchfields-prefilter',
   'nodename-set-missing-node',
   'preemption-pending',
+  // A victim terminating with its grace period and finalizers.
+  'story-preemption-victims',
   'scheduled-not-running-image-pull',
   'admission-quota-exceeded',
   'owner-deployment-to-pending-pod',

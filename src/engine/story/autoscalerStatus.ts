@@ -152,8 +152,9 @@ function fromText(text: string): AutoscalerStatus | undefined {
 }
 
 /** The `status` value of cluster-autoscaler's ConfigMap, either format; undefined when it is neither. */
-export function parseAutoscalerStatus(text: string | undefined): AutoscalerStatus | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
+export function parseAutoscalerStatus(text: string | null | undefined): AutoscalerStatus | undefined {
+  // A dump may hold `status: null` (read as absent, as every null field is).
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
   if (header.test(text.split('\n')[0]?.trim() ?? '')) return fromText(text);
   let doc: unknown;
   try {

@@ -36,6 +36,11 @@ const metadata = object({
   annotations: strings,
   ownerReferences: listOf(object({ kind: string, name: string, uid: string, controller: boolean })),
   managedFields: listOf(anyMap),
+  // A terminating pod in the preemption story: since when, its grace period, what holds it.
+  creationTimestamp: string,
+  deletionTimestamp: string,
+  deletionGracePeriodSeconds: number,
+  finalizers: stringList,
 });
 
 const labelSelector = object({
@@ -98,6 +103,7 @@ const podSpec = object({
   priority: number,
   priorityClassName: string,
   preemptionPolicy: string,
+  terminationGracePeriodSeconds: number,
   schedulingGates: listOf(object({ name: string })),
   tolerations: listOf(object({ key: string, operator: string, value: string, effect: string })),
   nodeSelector: strings,
@@ -134,6 +140,7 @@ const pod = object({
     reason: string,
     message: string,
     nominatedNodeName: string,
+    startTime: string,
     conditions: listOf(object({ type: string, status: string, reason: string, message: string })),
     containerStatuses: listOf(containerStatus),
     initContainerStatuses: listOf(containerStatus),

@@ -159,6 +159,10 @@ describe('parseAutoscalerStatus', () => {
     expect(parseAutoscalerStatus(text)).toBeUndefined();
   });
 
+  it('a status key that is null or not a string (a dump may hold anything there) reads as no status', () => {
+    for (const value of [null, undefined, 42, {}, '  ']) expect(parseAutoscalerStatus(value as string | null | undefined)).toBeUndefined();
+  });
+
   it('never throws, whatever the status holds', () => {
     const runs = Number(process.env['FC_RUNS'] ?? 200);
     fc.assert(
