@@ -50,7 +50,7 @@ function notCheckedOnNode(notChecked: NotChecked[], plugin: PluginName, undecide
 // diagnosis that leaves the nodes alone shares the context's list.
 const positions = new WeakMap<readonly NodeFacts[], Map<string, number> | null>();
 
-function positionsIn(nodes: readonly NodeFacts[]): Map<string, number> | null {
+export function positionsIn(nodes: readonly NodeFacts[]): Map<string, number> | null {
   let at = positions.get(nodes);
   if (at === undefined) {
     at = new Map();

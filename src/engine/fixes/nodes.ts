@@ -1,7 +1,7 @@
 // Which nodes a generator looks at: those the judgement proves to fail (never one whose
 // verdict rests on a gap), and of those, the ones a given plugin alone rejects.
 import type { NodeVerdict } from '../diagnosis.js';
-import type { Judgement } from '../judge.js';
+import { positionsIn, type Judgement } from '../judge.js';
 import type { NodeFacts } from '../model.js';
 import type { PluginName } from '../plugins.js';
 
@@ -14,6 +14,29 @@ export function failing(judgement: Judgement): NodeVerdict[] {
   if (!found) {
     found = judgement.nodes.filter((n) => n.verdict === 'fails' && n.unchecked.length === 0);
     failingOf.set(judgement, found);
+  }
+  return found;
+}
+
+// What fails among those nodes, in one pass: a generator whose plugin fails nowhere (no taint
+// to tolerate, no cordon, no shortfall) or that needs a failure preemption might resolve
+// returns at once instead of walking 4,500 verdicts to find nothing.
+const summaryOf = new WeakMap<Judgement, { plugins: ReadonlySet<PluginName>; preemptible: boolean }>();
+
+/** The plugins that fail the failing nodes, and whether any failure is one preemption might resolve (code Unschedulable). */
+export function failures(judgement: Judgement): { plugins: ReadonlySet<PluginName>; preemptible: boolean } {
+  let found = summaryOf.get(judgement);
+  if (!found) {
+    const plugins = new Set<PluginName>();
+    let preemptible = false;
+    for (const node of failing(judgement)) {
+      for (const reason of node.reasons) {
+        plugins.add(reason.plugin);
+        if (reason.code === 'Unschedulable') preemptible = true;
+      }
+    }
+    found = { plugins, preemptible };
+    summaryOf.set(judgement, found);
   }
   return found;
 }
@@ -35,16 +58,13 @@ export function failingOnlyOn(judgement: Judgement, ...plugins: PluginName[]): r
   return found;
 }
 
-// One index per list of node facts (a context's, or a patched context's): generators look a
-// node up for each failing node, and a linear search each time is quadratic at 5,000 nodes.
-const indexes = new WeakMap<readonly NodeFacts[], Map<string, NodeFacts>>();
-
-/** The facts of the node named `name` among `nodes`. */
+/**
+ * The facts of the node named `name` among `nodes`: generators look a node up for each failing
+ * node, so through the judge's index of the list (built once per list), not a search each time.
+ */
 export function nodeNamed(nodes: readonly NodeFacts[], name: string): NodeFacts | undefined {
-  let index = indexes.get(nodes);
-  if (!index) {
-    index = new Map(nodes.map((n) => [n.name, n]));
-    indexes.set(nodes, index);
-  }
-  return index.get(name);
+  const at = positionsIn(nodes);
+  if (!at) return nodes.findLast((n) => n.name === name); // a name repeated: the last, as before
+  const i = at.get(name);
+  return i === undefined ? undefined : nodes[i];
 }

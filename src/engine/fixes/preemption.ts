@@ -11,7 +11,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { podKey, priorityOf } from '../facts.js';
 import { toTime } from '../../snapshot/types.js';
 import { violatingPods, type BudgetRef } from '../story/preemption.js';
-import { failing, nodeNamed } from './nodes.js';
+import { failing, failures, nodeNamed } from './nodes.js';
 import { replay } from './replay.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
@@ -33,7 +33,7 @@ function victim(pod: V1Pod, budgets: ReadonlyMap<string, BudgetRef[]>): { namesp
 
 export function proposePreemptions({ rules, ctx, judgement }: FixInput): Candidate[] {
   const pod = ctx.pod.pod;
-  if (pod.spec?.preemptionPolicy === 'Never') return [];
+  if (pod.spec?.preemptionPolicy === 'Never' || !failures(judgement).preemptible) return [];
   const priority = priorityOf(pod);
   const budgetsKnown = !ctx.snapshot.gaps.some((g) => g.collection === 'podDisruptionBudgets');
   const out: Candidate[] = [];

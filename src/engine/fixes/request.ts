@@ -7,7 +7,7 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { InsufficientResourceDetail } from '../rules/NodeResourcesFit.js';
 import { toResourceList } from '../resources/amounts.js';
 import { podRequests } from '../resources/requests.js';
-import { failingOnlyOn } from './nodes.js';
+import { failingOnlyOn, failures } from './nodes.js';
 import { podWith } from './patch.js';
 import type { Candidate, Change, FixInput, RequestPlace } from './types.js';
 
@@ -74,6 +74,7 @@ export function requestChanges(pod: V1Pod, slot: Record<string, bigint>): SetReq
 }
 
 export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
+  if (!failures(judgement).plugins.has('NodeResourcesFit')) return [];
   const nodes = failingOnlyOn(judgement, 'NodeResourcesFit');
   // The node with the smallest cut, then the first by name: one pass, not a sort of 4,500 nodes.
   let best: { node: string; cut: number; short: InsufficientResourceDetail[] } | undefined;

@@ -3,7 +3,7 @@
 // for it (a typo in the value, say), the fix puts the copy in its place rather than beside it.
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { formatTaint } from '../match/tolerations.js';
-import { failing } from './nodes.js';
+import { failing, failures } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
 const cordonTaintKey = 'node.kubernetes.io/unschedulable';
@@ -13,6 +13,7 @@ export function tolerationFor(taint: V1Taint): V1Toleration {
 }
 
 export function proposeTolerations({ judgement }: FixInput): Candidate[] {
+  if (!failures(judgement).plugins.has('TaintToleration')) return [];
   const byTaint = new Map<string, { change: Change; nodes: string[] }>();
   for (const node of failing(judgement)) {
     for (const reason of node.reasons) {

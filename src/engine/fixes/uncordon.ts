@@ -1,11 +1,12 @@
 // Uncordon a cordoned node. Cordons are usually deliberate (a drain, an upgrade), so this is
 // offered as what would work, for the few cordoned nodes the pod could otherwise use.
-import { failing } from './nodes.js';
+import { failing, failures } from './nodes.js';
 import type { Candidate, FixInput } from './types.js';
 
 const offered = 3;
 
 export function proposeUncordons({ judgement }: FixInput): Candidate[] {
+  if (!failures(judgement).plugins.has('NodeUnschedulable')) return [];
   const out: Candidate[] = [];
   // The first few cordoned nodes: no need to look through the other thousands.
   for (const n of failing(judgement)) {
