@@ -128,7 +128,7 @@ export async function seedPod(api: ApiClient, j: number, nodes: number): Promise
     readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 10 },
     volumeMounts: [{ name: 'config', mountPath: '/etc/config' }],
   });
-  await api.post(`/api/v1/namespaces/${enc(ns)}/pods`, {
+  const manifest = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
@@ -142,6 +142,35 @@ export async function seedPod(api: ApiClient, j: number, nodes: number): Promise
       containers: [container('main', cpu - 50), container('sidecar', 50)],
       volumes: [{ name: 'config', configMap: { name: `${app}-config` } }],
       tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+    },
+  };
+  // As `kubectl apply` leaves it: the whole manifest again in an annotation, often the largest part of a pod.
+  const applied = { ...manifest, metadata: { ...manifest.metadata, annotations: { ...manifest.metadata.annotations, 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(manifest) } } };
+  await api.post(`/api/v1/namespaces/${enc(ns)}/pods`, applied);
+  // And as a kubelet reports a running pod (its own managedFields entry included).
+  const at = '2026-11-30T10:00:00Z';
+  const condition = (type: string) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: at });
+  const ip = `10.${(node >> 8) & 255}.${node & 255}.${(slot % 250) + 2}`;
+  const status = (cname: string) => ({
+    name: cname,
+    image: `registry.example.com/${app}/${cname}:v1.${j % 9}`,
+    imageID: `registry.example.com/${app}/${cname}@sha256:${(j * 7919).toString(16).padStart(64, '0')}`,
+    containerID: `containerd://${(j * 104729 + cname.length).toString(16).padStart(64, '0')}`,
+    ready: true,
+    started: true,
+    restartCount: 0,
+    state: { running: { startedAt: at } },
+  });
+  await api.patch(`/api/v1/namespaces/${enc(ns)}/pods/${enc(name)}/status`, {
+    status: {
+      phase: 'Running',
+      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
+      hostIP: `10.0.${(node >> 8) & 255}.${node & 255}`,
+      podIP: ip,
+      podIPs: [{ ip }],
+      startTime: at,
+      containerStatuses: [status('main'), status('sidecar')],
+      qosClass: 'Burstable',
     },
   });
 }
