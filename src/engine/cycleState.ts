@@ -12,7 +12,10 @@ const reusedStates = 4;
 
 export function oncePerCycle<T>(compute: (ctx: RuleContext) => T, inputs?: (ctx: RuleContext) => readonly unknown[]): (ctx: RuleContext) => T {
   const cache = new WeakMap<RuleContext, T>();
-  const recent: { inputs: readonly unknown[]; state: T }[] = [];
+  // The states kept for reuse belong to one read of the cluster: a fix's patched snapshot keeps
+  // its original's `source` object, a new read (--watch, another dump) has its own. Kept with
+  // that object, they go when the read does, instead of holding four old snapshots alive.
+  const recentOf = new WeakMap<object, { inputs: readonly unknown[]; state: T }[]>();
   const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   // The judge asks for every node in turn with the same context: the last answer is checked
   // first (kept until the next context, as `recent` keeps a few states).
@@ -23,6 +26,8 @@ export function oncePerCycle<T>(compute: (ctx: RuleContext) => T, inputs?: (ctx:
     if (cache.has(ctx)) state = cache.get(ctx) as T;
     else {
       const key = inputs?.(ctx);
+      let recent = recentOf.get(ctx.snapshot.source);
+      if (!recent) recentOf.set(ctx.snapshot.source, (recent = []));
       const reused = key ? recent.find((r) => same(r.inputs, key)) : undefined;
       state = reused ? reused.state : compute(ctx);
       if (key && !reused) {
