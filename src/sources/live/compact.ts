@@ -42,25 +42,30 @@ const containerStatusFields: Fields<V1ContainerStatus> = ['name', 'allocatedReso
 const statusFields: Fields<V1PodStatus> = ['phase', 'startTime', 'nominatedNodeName', 'resize', 'resourceClaimStatuses'];
 const claimFields: Fields<V1PodResourceClaim> = ['name', 'resourceClaimName', 'resourceClaimTemplateName'];
 
+/** How the apiserver's JSON writes a kept field: a string always (`s`) or omitted when empty (`S`), a bool omitted when false (`b`), a list of strings (`l`). */
+export type JsonField = 's' | 'S' | 'b' | 'l';
+
 /**
  * The volume sources a filter reads of a pod on a node, and what it reads of each: disks that
  * conflict (VolumeRestrictions), claims and in-tree disks counted against a node's limit
  * (NodeVolumeLimits), claims of ReadWriteOncePod (volumes.ts). Of an ephemeral volume, only
- * that it is one: its claim is named after the pod and the volume.
+ * that it is one: its claim is named after the pod and the volume. With each source its field
+ * number in VolumeSource and each field's number and JSON form (generated.proto, types.go),
+ * which the protobuf decoder (protobuf/pod.ts) reads the same fields by.
  */
-const readVolumeSources = {
-  persistentVolumeClaim: ['claimName', 'readOnly'],
-  ephemeral: [],
-  gcePersistentDisk: ['pdName', 'readOnly'],
-  awsElasticBlockStore: ['volumeID', 'readOnly'],
-  iscsi: ['iqn', 'readOnly'],
-  rbd: ['monitors', 'image', 'pool', 'readOnly'],
-  azureDisk: ['diskName', 'diskURI'],
-  cinder: ['volumeID'],
-  portworxVolume: ['volumeID'],
-} as const satisfies { [K in keyof V1Volume]?: Fields<NonNullable<V1Volume[K]>> };
+export const readVolumeSources = {
+  persistentVolumeClaim: { number: 10, fields: { claimName: [1, 's'], readOnly: [2, 'b'] } },
+  ephemeral: { number: 29, fields: {} },
+  gcePersistentDisk: { number: 3, fields: { pdName: [1, 's'], readOnly: [4, 'b'] } },
+  awsElasticBlockStore: { number: 4, fields: { volumeID: [1, 's'], readOnly: [4, 'b'] } },
+  iscsi: { number: 8, fields: { iqn: [2, 's'], readOnly: [6, 'b'] } },
+  rbd: { number: 11, fields: { monitors: [1, 'l'], image: [2, 's'], pool: [4, 'S'], readOnly: [8, 'b'] } },
+  azureDisk: { number: 22, fields: { diskName: [1, 's'], diskURI: [2, 's'] } },
+  cinder: { number: 13, fields: { volumeID: [1, 's'] } },
+  portworxVolume: { number: 24, fields: { volumeID: [1, 's'] } },
+} as const satisfies { [K in keyof V1Volume]?: { number: number; fields: { [F in keyof NonNullable<V1Volume[K]>]?: readonly [number, JsonField] } } };
 
-const volumeSources = Object.entries(readVolumeSources) as [keyof typeof readVolumeSources, readonly string[]][];
+const volumeSources = Object.entries(readVolumeSources).map(([source, { fields }]) => [source, Object.keys(fields)] as [keyof typeof readVolumeSources, string[]]);
 
 /** The volume as the filters read it, or undefined when no filter reads its source. */
 function readVolume(volume: V1Volume): V1Volume | undefined {

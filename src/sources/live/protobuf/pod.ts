@@ -28,6 +28,7 @@ import type {
   V1Volume,
   V1WeightedPodAffinityTerm,
 } from '@kubernetes/client-node';
+import { readVolumeSources, type JsonField } from '../compact.js';
 import { type Interner, type Reader, WireType } from './wire.js';
 
 type Obj = Record<string, unknown>;
@@ -303,24 +304,28 @@ function affinity(r: Reader, end: number, pass: Pass): V1Affinity {
   return out;
 }
 
-/**
- * The volume sources compact.ts's readVolumeSources keeps: field number in VolumeSource, and
- * for each field kept, its number and how JSON writes it (`s` string, `S` string omitted when
- * empty, `b` bool omitted when false, `l` list of strings).
- */
-const volumeSources: Record<number, { name: string; fields: Record<number, [string, 's' | 'S' | 'b' | 'l']>; always: Obj }> = {
-  10: { name: 'persistentVolumeClaim', fields: { 1: ['claimName', 's'], 2: ['readOnly', 'b'] }, always: { claimName: '' } },
-  29: { name: 'ephemeral', fields: {}, always: {} },
-  3: { name: 'gcePersistentDisk', fields: { 1: ['pdName', 's'], 4: ['readOnly', 'b'] }, always: { pdName: '' } },
-  4: { name: 'awsElasticBlockStore', fields: { 1: ['volumeID', 's'], 4: ['readOnly', 'b'] }, always: { volumeID: '' } },
-  8: { name: 'iscsi', fields: { 2: ['iqn', 's'], 6: ['readOnly', 'b'] }, always: { iqn: '' } },
-  11: { name: 'rbd', fields: { 1: ['monitors', 'l'], 2: ['image', 's'], 4: ['pool', 'S'], 8: ['readOnly', 'b'] }, always: { image: '' } },
-  22: { name: 'azureDisk', fields: { 1: ['diskName', 's'], 2: ['diskURI', 's'] }, always: { diskName: '', diskURI: '' } },
-  13: { name: 'cinder', fields: { 1: ['volumeID', 's'] }, always: { volumeID: '' } },
-  24: { name: 'portworxVolume', fields: { 1: ['volumeID', 's'] }, always: { volumeID: '' } },
-};
+interface SourceShape {
+  name: string;
+  /** By field number: the field's JSON name and form. */
+  fields: Record<number, readonly [string, JsonField]>;
+  /** The strings JSON always writes (`s`), "" until read. */
+  always: Obj;
+}
 
-function volumeSource(r: Reader, end: number, shape: (typeof volumeSources)[number]): Obj {
+/** compact.ts's readVolumeSources by field number in VolumeSource. */
+const volumeSources: Record<number, SourceShape> = Object.fromEntries(
+  Object.entries(readVolumeSources).map(([name, source]) => {
+    const fields = Object.entries(source.fields as Record<string, readonly [number, JsonField]>);
+    const shape: SourceShape = {
+      name,
+      fields: Object.fromEntries(fields.map(([field, [number, form]]) => [number, [field, form] as const])),
+      always: Object.fromEntries(fields.filter(([, [, form]]) => form === 's').map(([field]) => [field, ''])),
+    };
+    return [source.number, shape];
+  }),
+);
+
+function volumeSource(r: Reader, end: number, shape: SourceShape): Obj {
   const out: Obj = { ...shape.always };
   while (r.within(end)) {
     const { field, wire } = r.key();
