@@ -97,10 +97,14 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
 
   const preFilter: Reason[] = [];
   const outside = new Map<string, Reason[]>();
+  const skipped = new Set<RuleInput>();
   for (const input of inputs) {
     if (input.notEvaluated) continue;
     const outcome = input.rule.preFilter?.(ctx);
     if (!outcome) continue;
+    // A Skip drawn from partial input would pass nodes on a guess: the rule runs, and its gap
+    // leaves them not checked.
+    if (outcome.skip && input.gaps.length === 0) skipped.add(input);
     const reasons = proven(input, outcome.reasons ?? []);
     preFilter.push(...reasons);
     // RunPreFilterPlugins stops at an UnschedulableAndUnresolvable status (preemption cannot
@@ -116,12 +120,17 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
     }
   }
 
+  // The rules whose Filter runs on each node, in filter order: for the common pod, four of 13.
+  const perNode = skipped.size > 0 ? inputs.filter((input) => !skipped.has(input)) : inputs;
   const judged = only ? nodesNamed(ctx.nodes, only) : ctx.nodes;
   const nodes = judged.map((node): NodeVerdict => {
     const excluded = outside.get(node.name);
     const reasons: Reason[] = excluded ? [...excluded] : [];
     const unchecked: PluginName[] = [];
-    for (const input of inputs) {
+    // Indexed: on 5,000 nodes this loop mostly runs before V8 optimises it, and unoptimised
+    // for...of allocates an iterator result per step.
+    for (let i = 0; i < perNode.length; i++) {
+      const input = perNode[i] as RuleInput;
       if (input.notEvaluated) {
         unchecked.push(input.rule.meta.name);
         continue;
@@ -130,7 +139,7 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
       const raw = input.rule.filter(ctx, node);
       const found = raw.length > 0 && reasons.length > 0 ? raw.filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind)) : raw;
       const kept = proven(input, found);
-      for (const reason of kept) reasons.push(reason);
+      if (kept.length > 0) reasons.push(...kept);
       if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.meta.name);
       else if (kept.length === 0 && preFilter.length === 0) {
         const undecided = input.rule.notCheckedOn?.(ctx, node);

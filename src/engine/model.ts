@@ -50,6 +50,13 @@ export interface PreFilterOutcome<P extends string = PluginName, D extends Detai
   /** Only these nodes are filtered; the rest get this plugin's reason without being looked at. */
   nodeNames?: Set<string>;
   outsideDetail?: D;
+  /**
+   * The scheduler's Skip status: the plugin has nothing to check for this pod (no host ports,
+   * no claims, no spread constraints...), so its Filter never runs on any node. Only set when
+   * `filter` would find nothing on every node and `notCheckedOn` leave every node decided: it
+   * saves 5,000 calls, it never changes an answer (test/unit/prefilter-skip.test.ts).
+   */
+  skip?: boolean;
 }
 
 export interface RuleContext {

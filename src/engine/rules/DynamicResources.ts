@@ -208,8 +208,9 @@ const rule: FilterRule<'DynamicResources', DynamicResourcesDetail> = {
   // The pod's own entries are proven without any object: they are read from the pod.
   provenDespiteGaps: (detail) => detail.kind === 'resourceClaimNotCreated' || detail.kind === 'resourceClaimSourceMissing',
   preFilter(ctx) {
-    const { failure } = podClaims(ctx);
-    if (!failure) return {};
+    const { claims, failure } = podClaims(ctx);
+    // No claim: nothing to filter (upstream's Skip).
+    if (!failure) return claims.length === 0 ? { skip: true } : {};
     return { reasons: [{ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: failure }] };
   },
   filter(ctx, node) {

@@ -217,13 +217,18 @@ function computeState(ctx: RuleContext): AffinityState {
   const antiAffinityPods = antiAffinity.map(() => new Map<string, PodRef[]>());
   const matchingPods: PodRef[] = [];
   const existing = new Map<string, ExistingAntiAffinityConflict[]>();
-  for (const node of ctx.nodes) {
+  // Indexed loops: this walks every pod of the cluster (50,000) once, mostly before V8 has
+  // optimised it, and unoptimised for...of allocates an iterator result per step.
+  for (let n = 0; n < ctx.nodes.length; n++) {
+    const node = ctx.nodes[n] as NodeFacts;
     // (1) existing pods' anti-affinity against the incoming pod.
     if (node.withRequiredAntiAffinity.length === 0 && affinity.length === 0 && antiAffinity.length === 0) continue;
-    for (const { pod, terms } of node.withRequiredAntiAffinity.length > 0 ? antiAffinityHeldOn(node) : []) {
-      for (const term of terms) {
-        const value = labelOf(node, term.ref.topologyKey);
-        if (value !== undefined && term.matches(incoming)) push(existing, pairKey(term.ref.topologyKey, value), { pod: podRef(pod, node), term: term.ref, domain: value });
+    if (node.withRequiredAntiAffinity.length > 0) {
+      for (const { pod, terms } of antiAffinityHeldOn(node)) {
+        for (const term of terms) {
+          const value = labelOf(node, term.ref.topologyKey);
+          if (value !== undefined && term.matches(incoming)) push(existing, pairKey(term.ref.topologyKey, value), { pod: podRef(pod, node), term: term.ref, domain: value });
+        }
       }
     }
     // (2) the incoming pod's affinity: a pod counts only when it matches every term, and only
@@ -239,10 +244,13 @@ function computeState(ctx: RuleContext): AffinityState {
       }
     }
     // (3) the incoming pod's anti-affinity, term by term.
-    for (const [i, term] of antiAffinity.entries()) {
+    for (let i = 0; i < antiAffinity.length; i++) {
+      const term = antiAffinity[i] as Term;
       const value = labelOf(node, term.ref.topologyKey);
       if (value === undefined) continue;
-      for (const pod of node.pods) {
+      const pods = node.pods;
+      for (let p = 0; p < pods.length; p++) {
+        const pod = pods[p] as V1Pod;
         if (term.matches(pod)) push(antiAffinityPods[i]!, value, podRef(pod, node));
       }
     }
@@ -321,6 +329,10 @@ function existingAntiAffinityReason(state: AffinityState, node: NodeFacts): Inte
   };
 }
 
+function nothingToCheck(state: AffinityState): boolean {
+  return state.affinity.length === 0 && state.antiAffinity.length === 0 && state.existing.size === 0;
+}
+
 const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
   meta: { name: 'InterPodAffinity', kinds: ['podAffinityLabelMissing', 'podAffinityUnmatched', 'podAntiAffinityConflict', 'existingPodAntiAffinityConflict'] },
   // Existing pods' anti-affinity applies to every pod, so the pods are always read.
@@ -329,10 +341,12 @@ const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
   // fails whatever runs. Affinity unmatched may be matched by a pod the input lacks.
   provenDespiteGaps: (detail) =>
     detail.kind === 'podAntiAffinityConflict' || detail.kind === 'existingPodAntiAffinityConflict' || detail.kind === 'podAffinityLabelMissing',
+  // The common pod: no terms of its own, and no pod anywhere whose anti-affinity it meets
+  // (upstream's Skip).
+  preFilter: (ctx) => (nothingToCheck(stateFor(ctx)) ? { skip: true } : {}),
   filter(ctx, node) {
     const state = stateFor(ctx);
-    // The common pod: no terms of its own, and no pod anywhere whose anti-affinity it meets.
-    if (state.affinity.length === 0 && state.antiAffinity.length === 0 && state.existing.size === 0) return [];
+    if (nothingToCheck(state)) return [];
     return [affinityReason(state, node), antiAffinityReason(state, node), existingAntiAffinityReason(state, node)].filter(
       (reason): reason is InterPodAffinityReason => reason !== undefined,
     );

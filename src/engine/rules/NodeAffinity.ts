@@ -135,7 +135,10 @@ const rule: FilterRule<'NodeAffinity', NodeAffinityDetail> = {
   meta: { name: 'NodeAffinity', kinds: ['nodeSelectorMismatch', 'requiredAffinityMismatch', 'outsidePreFilterNodes', 'affinityTermsConflict'], narrowsNodes: true },
   needs: () => [],
   preFilter({ pod }) {
-    const terms = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+    const required = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    // Neither a nodeSelector nor required node affinity: nothing to filter (upstream's Skip).
+    if (!required && !pod.pod.spec?.nodeSelector) return { skip: true };
+    const terms = required?.nodeSelectorTerms ?? [];
     if (terms.length === 0) return {};
     const nodeNames = preFilterNodeNames(terms);
     if (!nodeNames) return {};

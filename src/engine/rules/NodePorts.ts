@@ -83,6 +83,8 @@ const rule: FilterRule<'NodePorts', NodePortsDetail> = {
   needs: (pod) => (hostPorts(pod.pod).length > 0 ? ['pods'] : []),
   // A port found taken stays taken whatever other pods the input lacks.
   provenDespiteGaps: () => true,
+  // No host port wanted: nothing to filter (upstream's Skip).
+  preFilter: ({ pod }) => (wantedPorts(pod.pod).length === 0 ? { skip: true } : {}),
   filter({ pod }, node) {
     const wanted = wantedPorts(pod.pod);
     if (wanted.length === 0) return [];

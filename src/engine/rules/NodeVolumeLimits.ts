@@ -210,6 +210,8 @@ function filterNode(ctx: RuleContext, node: NodeFacts): NodeVolumeLimitsReason[]
 const rule: FilterRule<'NodeVolumeLimits', NodeVolumeLimitsDetail> = {
   meta: { name: 'NodeVolumeLimits', kinds: ['csiVolumeLimitExceeded'] },
   needs: (pod) => (hasCountableVolume(pod.pod) ? ['pods', 'persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'] : []),
+  // No volume that counts against a limit: nothing to filter (upstream's Skip).
+  preFilter: ({ pod }) => (hasCountableVolume(pod.pod) ? {} : { skip: true }),
   filter: filterNode,
   // What is missing (pods, their claims and volumes) can only attach more: a limit found
   // exceeded stays exceeded.

@@ -213,6 +213,8 @@ const rule: FilterRule<'PodTopologySpread', PodTopologySpreadDetail> = {
   needs: (pod) => (constraintsOf(pod.pod).length > 0 ? ['nodes', 'pods'] : []),
   // A node without the topology key fails whatever runs; a skew depends on every pod and node.
   provenDespiteGaps: (detail) => detail.kind === 'spreadLabelMissing',
+  // No DoNotSchedule constraint: nothing to filter (upstream's Skip).
+  preFilter: ({ pod }) => (constraintsOf(pod.pod).length === 0 ? { skip: true } : {}),
   filter(ctx, node) {
     const state = stateFor(ctx);
     if (state.constraints.length === 0) return [];

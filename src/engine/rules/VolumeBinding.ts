@@ -432,7 +432,8 @@ const rule: FilterRule<'VolumeBinding', VolumeBindingDetail> = {
   preFilter(ctx) {
     const analysis = analyze(ctx);
     if (analysis.state === 'failed') return { reasons: [analysis.reason] };
-    if (analysis.state === 'skip') return {};
+    // No claim: nothing to filter (upstream's Skip).
+    if (analysis.state === 'skip') return { skip: true };
     return preFilterNarrowing(ctx.snapshot, analysis.bound);
   },
   filter: filterNode,

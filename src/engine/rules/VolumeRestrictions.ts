@@ -144,6 +144,8 @@ const rule: FilterRule<'VolumeRestrictions', VolumeRestrictionsDetail> = {
     return hasDisks ? ['pods'] : [];
   },
   preFilter(ctx) {
+    // Neither a claim nor a disk that can conflict: nothing to filter (upstream's Skip).
+    if (pvcNames(ctx.pod.pod).length === 0 && !(ctx.pod.pod.spec?.volumes ?? []).some(needsRestrictionsCheck)) return { skip: true };
     const analysis = analyze(ctx);
     return analysis.state === 'failed' ? { reasons: [analysis.reason] } : {};
   },

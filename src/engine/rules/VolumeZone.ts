@@ -142,6 +142,8 @@ const rule: FilterRule<'VolumeZone', VolumeZoneDetail> = {
     return collection === undefined || !gaps.includes(collection);
   },
   preFilter(ctx) {
+    // No claim: nothing to filter (upstream's Skip).
+    if (pvcNames(ctx.pod.pod).length === 0) return { skip: true };
     const analysis = analyze(ctx);
     return analysis.state === 'failed' ? { reasons: [analysis.reason] } : {};
   },

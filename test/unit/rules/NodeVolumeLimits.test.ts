@@ -34,10 +34,12 @@ interface Case {
   volumes?: PvBuilder[];
   csiNodes?: V1CSINode[];
   n1?: Reason[];
+  /** The scheduler's PreFilter returns Skip: no volume counts against a limit. */
+  skip?: true;
 }
 
 const cases: Case[] = [
-  { name: 'a pod without volumes passes', pod: pod('p'), others: [onNode('a', 'used1', 'used2')] },
+  { name: 'a pod without volumes passes', pod: pod('p'), skip: true, others: [onNode('a', 'used1', 'used2')] },
   { name: 'one new volume under the limit fits', pod: pod('p').with(claimVolume('data')), others: [onNode('a', 'used1')] },
   {
     name: 'a new volume over the driver limit fails, unlike a node without a CSINode',
@@ -128,6 +130,6 @@ describe('NodeVolumeLimits', () => {
       storageClasses: [storageClass('gp3', EBS).obj()],
       csiNodes: c.csiNodes ?? [limitTwo.obj()],
     });
-    expect(outcome).toEqual({ preFilter: {}, nodes: { n1: c.n1 ?? [], n2: [] } });
+    expect(outcome).toEqual({ preFilter: c.skip ? { skip: true } : {}, nodes: { n1: c.n1 ?? [], n2: [] } });
   });
 });

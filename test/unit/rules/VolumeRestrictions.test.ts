@@ -19,12 +19,14 @@ interface Case {
   others?: PodBuilder[];
   claims?: PvcBuilder[];
   preFilter?: Reason[];
+  /** The scheduler's PreFilter returns Skip: neither a claim nor a disk that can conflict. */
+  skip?: true;
   n1?: Reason[];
   n2?: Reason[];
 }
 
 const cases: Case[] = [
-  { name: 'a pod without volumes passes everywhere', pod: pod('p'), others: [pod('a').with(gce('pd-1')).on('n1')] },
+  { name: 'a pod without volumes passes everywhere', pod: pod('p'), skip: true, others: [pod('a').with(gce('pd-1')).on('n1')] },
   { name: 'a ReadWriteOnce claim used by another pod is no conflict', pod: pod('p').with(claimVolume('data')), others: [pod('a').with(claimVolume('data')).on('n1')], claims: [pvc('data')] },
   {
     name: 'a missing claim fails the pod in PreFilter, unresolvably',
@@ -98,7 +100,7 @@ describe('VolumeRestrictions', () => {
       pods: (c.others ?? []).map((o) => o.obj()),
       persistentVolumeClaims: (c.claims ?? []).map((o) => o.obj()),
     });
-    expect(outcome).toEqual({ preFilter: c.preFilter ? { reasons: c.preFilter } : {}, nodes: { n1: c.n1 ?? [], n2: c.n2 ?? [] } });
+    expect(outcome).toEqual({ preFilter: c.preFilter ? { reasons: c.preFilter } : c.skip ? { skip: true } : {}, nodes: { n1: c.n1 ?? [], n2: c.n2 ?? [] } });
   });
 
   it('needs pods and claims only for pods that have them', () => {

@@ -18,12 +18,14 @@ interface Case {
   claims?: PvcBuilder[];
   volumes?: PvBuilder[];
   preFilter?: Reason[];
+  /** The scheduler's PreFilter returns Skip: no claim. */
+  skip?: true;
   n1?: Reason[];
   n2?: Reason[];
 }
 
 const cases: Case[] = [
-  { name: 'a pod without claims passes', pod: pod('p') },
+  { name: 'a pod without claims passes', pod: pod('p'), skip: true },
   { name: 'a PV without topology labels fits everywhere', volumes: [pv('pv-data')] },
   {
     name: 'a PV in zone a does not fit a node in zone b, and a node without zone labels takes it',
@@ -56,7 +58,7 @@ const cases: Case[] = [
   },
   { name: 'a label with an empty zone in its list is ignored', volumes: [pv('pv-data').labels({ [ZONE]: 'c__' })] },
   { name: 'an unbound WaitForFirstConsumer claim is skipped', claims: [pvc('data').storageClass('wffc')] },
-  { name: 'generic ephemeral volumes are not looked at', pod: pod('p').with(ephemeralVolume('scratch')), claims: [] },
+  { name: 'generic ephemeral volumes are not looked at', pod: pod('p').with(ephemeralVolume('scratch')), claims: [], skip: true },
   {
     name: 'a missing claim fails the pod in PreFilter',
     claims: [],
@@ -91,7 +93,7 @@ describe('VolumeZone', () => {
       persistentVolumes: (c.volumes ?? [pv('pv-data')]).map((o) => o.obj()),
       storageClasses: [storageClass('standard', 'ebs.csi.aws.com').obj(), storageClass('wffc', 'ebs.csi.aws.com').waitForFirstConsumer().obj()],
     });
-    const preFilter: PreFilterOutcome = c.preFilter ? { reasons: c.preFilter } : {};
+    const preFilter: PreFilterOutcome = c.preFilter ? { reasons: c.preFilter } : c.skip ? { skip: true } : {};
     expect(outcome).toEqual({ preFilter, nodes: { n1: c.n1 ?? [], n2: c.n2 ?? [], n3: [] } });
   });
 });
