@@ -11,6 +11,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { podKey, priorityOf } from '../facts.js';
 import { toTime } from '../../snapshot/types.js';
 import { violatingPods, type BudgetRef } from '../story/preemption.js';
+import type { NodeFacts } from '../model.js';
 import { failing, failures, nodeNamed } from './nodes.js';
 import { replay } from './replay.js';
 import type { Candidate, Change, FixInput } from './types.js';
@@ -31,10 +32,25 @@ function victim(pod: V1Pod, budgets: ReadonlyMap<string, BudgetRef[]>): { namesp
   return { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', priority: priorityOf(pod), ...(violated ? { budgets: violated } : {}) };
 }
 
+// The lowest priority of a pod on any of the nodes, once per list: when no bound pod ranks below
+// the pod (every pod at priority 0, the common case), nothing can be preempted anywhere, known
+// without walking 4,500 failing nodes.
+const lowestOf = new WeakMap<readonly NodeFacts[], number>();
+
+function lowestPriority(nodes: readonly NodeFacts[]): number {
+  let lowest = lowestOf.get(nodes);
+  if (lowest === undefined) {
+    lowest = Infinity;
+    for (const node of nodes) lowest = Math.min(lowest, node.lowestPriority);
+    lowestOf.set(nodes, lowest);
+  }
+  return lowest;
+}
+
 export function proposePreemptions({ rules, ctx, judgement }: FixInput): Candidate[] {
   const pod = ctx.pod.pod;
-  if (pod.spec?.preemptionPolicy === 'Never' || !failures(judgement).preemptible) return [];
   const priority = priorityOf(pod);
+  if (pod.spec?.preemptionPolicy === 'Never' || lowestPriority(ctx.nodes) >= priority || !failures(judgement).preemptible) return [];
   const budgetsKnown = !ctx.snapshot.gaps.some((g) => g.collection === 'podDisruptionBudgets');
   const out: Candidate[] = [];
   for (const verdict of failing(judgement)) {
