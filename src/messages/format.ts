@@ -69,6 +69,19 @@ function readableBytes(amount: bigint, digits: number): string {
  * sentences, where there is no room to draw the comparison.
  */
 export function visible(text: string): string {
+  // 5,000 nodes' reasons repeat a few values: each is worked out once.
+  let shown = visibleOf.get(text);
+  if (shown === undefined) {
+    if (visibleOf.size >= 10_000) visibleOf.clear();
+    shown = visibleUncached(text);
+    visibleOf.set(text, shown);
+  }
+  return shown;
+}
+
+const visibleOf = new Map<string, string>();
+
+function visibleUncached(text: string): string {
   const chars = [...text];
   const edge = (i: number) => {
     let lead = 0;

@@ -101,10 +101,17 @@ function fitClauses(prefix: string, clauses: readonly Forms[], counts: readonly 
   return all > 0 ? say([`${plural(all, 'node')} ${all === 1 ? 'fails' : 'fail'} for the reasons below`]) : say([]);
 }
 
+/** The failing nodes the pod's own selection rules out, and those it was meant for. */
+function bySelection(failing: readonly NodeVerdict[]): { outside: NodeVerdict[]; meant: NodeVerdict[] } {
+  const outside: NodeVerdict[] = [];
+  const meant: NodeVerdict[] = [];
+  for (const n of failing) (n.reasons.some((r) => selection.has(r.plugin)) ? outside : meant).push(n);
+  return { outside, meant };
+}
+
 function failingSentence(d: Diagnosis, prefix: string, lead?: string): string {
   const failing = d.nodes.filter((n) => n.verdict === 'fails');
-  const outside = failing.filter((n) => n.reasons.some((r) => selection.has(r.plugin)));
-  const meant = failing.filter((n) => !outside.includes(n));
+  const { outside, meant } = bySelection(failing);
   const firstSelection = (n: NodeVerdict) => n.reasons.find((r) => selection.has(r.plugin));
   if (outside.length === 0 || meant.length === 0) {
     // Every node is one it was meant for, or none is (then its selection is the cause).
@@ -140,8 +147,7 @@ function failingSentence(d: Diagnosis, prefix: string, lead?: string): string {
 export function leadingCause(d: Diagnosis): { plugin: string; reason: string; key: string } | undefined {
   const pre = d.preFilter[0];
   const failing = d.nodes.filter((n) => n.verdict === 'fails');
-  const outside = failing.filter((n) => n.reasons.some((r) => selection.has(r.plugin)));
-  const meant = failing.filter((n) => !outside.includes(n));
+  const { outside, meant } = bySelection(failing);
   const group = pre ? undefined : meant.length > 0 ? groupBy(meant, (n) => n.reasons[0])[0] : groupBy(outside, (n) => n.reasons.find((r) => selection.has(r.plugin)))[0];
   const detail = pre?.detail ?? group?.details[0];
   if (!detail) return undefined;

@@ -53,7 +53,9 @@ function otherReasons(d: Diagnosis): string[] {
       // A taint with a near miss is shown, character by character, under "Near misses".
       if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest && isNearToleration(r.detail.nearest) && !r.detail.comparisons) continue;
       const text = `${r.plugin}: ${describeReason(r.detail)}`;
-      byText.set(text, [...(byText.get(text) ?? []), node.name]);
+      const named = byText.get(text);
+      if (named) named.push(node.name);
+      else byText.set(text, [node.name]);
     }
   }
   if (byText.size === 0) return [];
