@@ -3,6 +3,7 @@
 // and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
+import { nodeIndex } from '../engine/facts.js';
 import { triage, type TriageScope } from '../engine/triage.js';
 import { triageReporters } from '../report/triage/index.js';
 import { presentTriage } from '../report/triage/present.js';
@@ -66,16 +67,25 @@ async function run(argv: string[]): Promise<number> {
   if (name === undefined) return runTriage(source, options);
   const { namespace } = source;
   const query = { namespace, name };
+  const clock = timingsWanted() ? new Timings() : undefined;
   const first = await readWithProgress(source, query);
+  clock?.lap('read');
   let snapshot = first;
+  // Timed apart when asked: the node index (each node's pods and their requests summed) is
+  // built once per read, the rest is this pod's diagnosis.
+  if (clock) nodeIndex(snapshot);
+  clock?.lap('node index');
   let outcome = diagnose(ruleSet, snapshot, query);
+  clock?.lap('diagnosis');
   // A fix on a node the staged read skipped is confirmed once that node's pods are read: once.
   if (outcome.kind === 'diagnosis' && outcome.diagnosis.podsToConfirmFixes.length > 0 && source.readPodsOn) {
     const { pod, podsToConfirmFixes: nodes } = outcome.diagnosis;
     const target = first.objects.pods.find((p) => p.metadata?.name === pod.name && (p.metadata?.namespace ?? 'default') === pod.namespace);
     if (target) {
       snapshot = await withProgress((update) => source.readPodsOn?.(first, target, nodes, update) ?? Promise.resolve(first));
+      clock?.lap('follow-up read');
       outcome = diagnose(ruleSet, snapshot, query);
+      clock?.lap('second diagnosis');
     }
   }
   if (outcome.kind === 'notFound') {
@@ -84,7 +94,30 @@ async function run(argv: string[]): Promise<number> {
     return exitCodes.notFound;
   }
   reporters[options.output](outcome.diagnosis, writerFor(options));
+  clock?.lap('report');
+  if (clock) process.stderr.write(`timings: ${clock.summary()}\n`);
   return exitCodes.ok;
+}
+
+// WHY_PENDING_TIMINGS=1: one line on stderr saying where the time went (bench:live reads it).
+function timingsWanted(): boolean {
+  const value = process.env['WHY_PENDING_TIMINGS'];
+  return value !== undefined && value !== '' && value !== '0';
+}
+
+class Timings {
+  private last = performance.now();
+  private readonly laps: string[] = [];
+
+  lap(what: string): void {
+    const now = performance.now();
+    this.laps.push(`${what} ${(now - this.last).toFixed(1)} ms`);
+    this.last = now;
+  }
+
+  summary(): string {
+    return this.laps.join(', ');
+  }
 }
 
 /** No pod name: every pending pod of the scope, diagnosed on one snapshot and grouped by cause. */

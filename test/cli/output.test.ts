@@ -27,6 +27,16 @@ describe('output', () => {
     expect(run.stdout).not.toContain('\u001b[');
   });
 
+  it('WHY_PENDING_TIMINGS=1 says on stderr where the time went, and changes nothing else', () => {
+    const plain = runCli(args, { env: { WHY_PENDING_TIMINGS: '' } });
+    const timed = runCli(args, { env: { WHY_PENDING_TIMINGS: '1' } });
+    expect(plain.stderr).toBe('');
+    expect(timed.code).toBe(0);
+    expect(timed.stdout).toBe(plain.stdout);
+    expect(timed.stderr).toMatch(/^timings: read \d+\.\d ms, node index \d+\.\d ms, diagnosis \d+\.\d ms, report \d+\.\d ms\n$/);
+    expect(runCli(args, { env: { WHY_PENDING_TIMINGS: '0' } }).stderr).toBe('');
+  });
+
   it('colours when asked, and NO_COLOR does not override --color=always', () => {
     expect(runCli([...args, '--color', 'always']).stdout).toContain('\u001b[');
     expect(runCli([...args, '--color', 'always'], { env: { NO_COLOR: '1' } }).stdout).toContain('\u001b[');
