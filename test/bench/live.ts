@@ -59,6 +59,7 @@ interface Measured {
   wallSeconds: number;
   maxRssMB: number;
   stdout: string;
+  stderr: string;
 }
 
 /** Runs a child under /usr/bin/time for its peak RSS; stdout kept (or dropped), wall timed here. */
@@ -80,7 +81,7 @@ function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepSt
       const rssKB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
       rmSync(dir, { recursive: true, force: true });
       if (!okCodes.includes(code ?? -1)) return reject(new Error(`${command} ${argv.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`));
-      resolve({ wallSeconds, maxRssMB: rssKB / 1024, stdout: Buffer.concat(out).toString('utf8') });
+      resolve({ wallSeconds, maxRssMB: rssKB / 1024, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
 }
@@ -107,7 +108,23 @@ function kindOf(e: AuditEvent): string {
   return `${e.verb} ${e.objectRef?.resource ?? e.requestURI}${perNode ? ' (one node)' : ''}`;
 }
 
+/**
+ * The engine's time inside the CLI, from its WHY_PENDING_TIMINGS line: the node index plus the
+ * diagnosis (plus the second diagnosis after a follow-up read, when one was made), in ms.
+ */
+function engineMs(stderr: string): { engineMs: number; diagnosisMs: number; reportMs: number } {
+  const line = stderr.split('\n').find((l) => l.startsWith('timings: '));
+  if (!line) throw new Error(`no timings line on stderr: ${stderr.slice(0, 500)}`);
+  const laps = new Map([...line.slice('timings: '.length).matchAll(/([a-z -]+?) ([0-9.]+) ms/g)].map((m) => [(m[1] ?? '').trim(), Number(m[2])]));
+  const lap = (what: string) => laps.get(what) ?? 0;
+  return { engineMs: lap('node index') + lap('diagnosis') + lap('second diagnosis'), diagnosisMs: lap('diagnosis'), reportMs: lap('report') };
+}
+
 interface CaseRun {
+  /** See engineMs. */
+  engineMs: number;
+  diagnosisMs: number;
+  reportMs: number;
   wallSeconds: number;
   maxRssMB: number;
   podLists: number;
@@ -170,9 +187,11 @@ try {
     const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : [];
     const query = [name, '-n', BENCH_NAMESPACE, '-o', 'json'];
     // This build runs as kubectl runs it, through bin/kubectl-why_pending (its node flags included).
+    // Its timings line says how long the engine took inside the run (engineMs).
+    const timed = { ...env, WHY_PENDING_TIMINGS: '1' };
     const m = args.cli
-      ? await measure(node, [...profile, cli, ...query], env, true)
-      : await measure(launcher, query, profile.length > 0 ? { ...env, NODE_OPTIONS: profile.join(' ') } : env, true);
+      ? await measure(node, [...profile, cli, ...query], timed, true)
+      : await measure(launcher, query, profile.length > 0 ? { ...timed, NODE_OPTIONS: profile.join(' ') } : timed, true);
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
     const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null } };
     const expected = k.byFirstPlugin({ nodes, tainted: taintedCount, candidates: candidateCount });
@@ -190,7 +209,7 @@ try {
     // nodes that passed the node-only checks (the ones the diagnosis fails on pods).
     const nodeOnly = new Set(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity']);
     const candidates = podLists > 0 ? Object.entries(got).filter(([p]) => !nodeOnly.has(p)).reduce((n, [, v]) => n + v, 0) : perNodeReads;
-    return { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, podLists, requests: events.length, byKind, candidates };
+    return { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, podLists, requests: events.length, byKind, candidates, ...engineMs(m.stderr) };
   };
 
   for (let r = 1; r <= runs; r++) {
@@ -198,7 +217,7 @@ try {
     for (const k of cases) {
       const got = await runCase(k);
       (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
-      say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates`);
+      say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
       if (args.peer) {
         const peer = await measure(path.resolve(args.peer), [(k.pod['metadata'] as { name: string }).name, '-n', BENCH_NAMESPACE, '-o', 'json'], env, false, [0, 1]);
         (peerRuns.get(k.id) ?? peerRuns.set(k.id, []).get(k.id))?.push(peer);
@@ -227,7 +246,7 @@ try {
         const last = rs[rs.length - 1];
         const peer = peerRuns.get(k.id) ?? [];
         const peerSummary = peer.length > 0 ? { peer: { wallSeconds: median(peer.map((x) => x.wallSeconds)), maxRssMB: median(peer.map((x) => x.maxRssMB)) } } : {};
-        return [k.id, { title: k.title, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
+        return [k.id, { title: k.title, engineMs: median(rs.map((x) => x.engineMs)), diagnosisMs: median(rs.map((x) => x.diagnosisMs)), reportMs: median(rs.map((x) => x.reportMs)), wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
       }),
     ),
     references: <Record<string, { wallSeconds: number; maxRssMB: number; pages?: number; megabytes?: number }> & { kubectlGetNodes: { wallSeconds: number; maxRssMB: number } }>{
@@ -241,14 +260,14 @@ try {
     },
   };
   const table = [
-    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates |',
-    '|---|---|---|---|---|---|',
-    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} |`),
-    ...Object.entries(summary.cases).flatMap(([id, k]) => ('peer' in k && k.peer ? [`| peer on (${id}): \`${path.basename(args.peer ?? '')} <pod> -n bench -o json\` | ${k.peer.wallSeconds.toFixed(2)} s | ${k.peer.maxRssMB.toFixed(0)} MB | | | |`] : [])),
-    `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | |`,
+    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates | engine in the CLI (diagnosis) | report |',
+    '|---|---|---|---|---|---|---|---|',
+    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} | ${k.engineMs.toFixed(0)} ms (${k.diagnosisMs.toFixed(0)} ms) | ${k.reportMs.toFixed(0)} ms |`),
+    ...Object.entries(summary.cases).flatMap(([id, k]) => ('peer' in k && k.peer ? [`| peer on (${id}): \`${path.basename(args.peer ?? '')} <pod> -n bench -o json\` | ${k.peer.wallSeconds.toFixed(2)} s | ${k.peer.maxRssMB.toFixed(0)} MB | | | | | |`] : [])),
+    `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | | | |`,
     ...Object.entries(rawWords).map(([key, words]) => {
       const r = summary.references[key];
-      return r ? `| reference: ${words} (${r.pages ?? 0} pages, ${r.megabytes ?? 0} MB received) | ${r.wallSeconds.toFixed(2)} s | ${r.maxRssMB.toFixed(0)} MB | | | |` : '';
+      return r ? `| reference: ${words} (${r.pages ?? 0} pages, ${r.megabytes ?? 0} MB received) | ${r.wallSeconds.toFixed(2)} s | ${r.maxRssMB.toFixed(0)} MB | | | | | |` : '';
     }),
   ].join('\n');
   console.log(table);
@@ -261,6 +280,7 @@ try {
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
       'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler).',
+      '"Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run\'s own `WHY_PENDING_TIMINGS=1` line measured them: one pod per process, so V8 runs the engine cold; "report" is the `-o json` rendering.',
       'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
       table,
