@@ -67,6 +67,15 @@ export function positionsIn(nodes: readonly NodeFacts[]): Map<string, number> | 
   return at;
 }
 
+/**
+ * `to` holds nodes of the same names in the same places as `from` (a fix's patched copy of the
+ * list): it shares `from`'s index instead of building one of 5,000 names again.
+ */
+export function samePositions(from: readonly NodeFacts[], to: readonly NodeFacts[]): void {
+  const at = positions.get(from);
+  if (at !== undefined && !positions.has(to)) positions.set(to, at);
+}
+
 /** The nodes of `nodes` named in `only`, in the order of `nodes`. */
 function nodesNamed(nodes: readonly NodeFacts[], only: ReadonlySet<string>): readonly NodeFacts[] {
   const at = positionsIn(nodes);

@@ -4,7 +4,8 @@
 // as the diagnosis read the cluster.
 import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
 import { nodeFacts, podFacts, podKey } from '../facts.js';
-import type { RuleContext } from '../model.js';
+import { samePositions } from '../judge.js';
+import type { NodeFacts, RuleContext } from '../model.js';
 import { formatResource } from '../quantity/index.js';
 import type { Change } from './types.js';
 
@@ -140,6 +141,13 @@ function withTarget(pods: readonly V1Pod[], target: V1Pod, targetKey: string, pa
   return pods.map((p) => (podKey(p) === targetKey ? patched : p));
 }
 
+/** Each node's facts through `patch`, which keeps its name: the list keeps its order, so it shares the original's index of names. */
+function patchedFacts(nodes: readonly NodeFacts[], patch: (facts: NodeFacts) => NodeFacts): NodeFacts[] {
+  const out = nodes.map(patch);
+  samePositions(nodes, out);
+  return out;
+}
+
 /** The rule context as it would be with `changes` made; the original is left untouched. */
 export function patchedContext(ctx: RuleContext, changes: readonly Change[]): RuleContext {
   const pod = podWith(ctx.pod.pod, changes);
@@ -164,7 +172,7 @@ export function patchedContext(ctx: RuleContext, changes: readonly Change[]): Ru
       pods: withTarget(removed.size > 0 ? objects.pods.filter((p) => !removed.has(podKey(p))) : objects.pods, ctx.pod.pod, targetKey, pod),
     },
   };
-  const nodes = patchedNodes.size === 0 && removed.size === 0 ? ctx.nodes : ctx.nodes.map((facts) => {
+  const nodes = patchedNodes.size === 0 && removed.size === 0 ? ctx.nodes : patchedFacts(ctx.nodes, (facts) => {
     const patched = patchedNodes.get(facts.name);
     const loses = removed.size > 0 && facts.pods.some((p) => removed.has(podKey(p)));
     if (!patched && !loses) return facts;

@@ -45,7 +45,11 @@ export function smallAmountOf(resource: string, quantity: string | number): numb
 
 export function toResourceList(list: Record<string, string | number> | undefined): ResourceList {
   const out: ResourceList = {};
-  for (const [resource, quantity] of Object.entries(list ?? {})) out[resource] = amountOf(resource, quantity);
+  // for...in, not Object.entries: each of 5,000 nodes' allocatable is read this way, and the
+  // pairs would be garbage at once.
+  for (const resource in list) {
+    if (Object.hasOwn(list, resource)) out[resource] = amountOf(resource, list[resource] as string | number);
+  }
   return out;
 }
 
