@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { buildContext } from '../../src/engine/facts.js';
 import { judge } from '../../src/engine/judge.js';
-import type { FilterRule, RuleSet } from '../../src/engine/model.js';
+import type { FilterRule, PreFilterOutcome, RuleContext, RuleSet } from '../../src/engine/model.js';
 import { ruleSet } from '../../src/plugins.js';
 import { present } from '../../src/report/present.js';
 import { readDump } from '../../src/sources/dump/read.js';
@@ -21,36 +21,23 @@ import { node, pod } from '../support/builders.js';
 const root = path.join(import.meta.dirname, '..', 'scenarios');
 const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
+/** The registry's rules with each PreFilter outcome passed through `wrap`. */
+function withPreFilter(wrap: (outcome: PreFilterOutcome) => PreFilterOutcome): RuleSet {
+  return {
+    ...ruleSet,
+    rules: ruleSet.rules.map((rule) => {
+      const { preFilter } = rule;
+      return preFilter ? { ...rule, preFilter: (ctx: RuleContext) => wrap(preFilter(ctx)) } : rule;
+    }),
+  };
+}
+
 let skipsTaken = 0;
-const counting: RuleSet = {
-  ...ruleSet,
-  rules: ruleSet.rules.map((rule) => {
-    const { preFilter } = rule;
-    if (!preFilter) return rule;
-    return {
-      ...rule,
-      preFilter: (ctx) => {
-        const outcome = preFilter(ctx);
-        if (outcome.skip) skipsTaken++;
-        return outcome;
-      },
-    };
-  }),
-};
-const ignoringSkips: RuleSet = {
-  ...ruleSet,
-  rules: ruleSet.rules.map((rule) => {
-    const { preFilter } = rule;
-    if (!preFilter) return rule;
-    return {
-      ...rule,
-      preFilter: (ctx) => {
-        const { skip: _, ...rest } = preFilter(ctx);
-        return rest;
-      },
-    };
-  }),
-};
+const counting = withPreFilter((outcome) => {
+  if (outcome.skip) skipsTaken++;
+  return outcome;
+});
+const ignoringSkips = withPreFilter(({ skip: _, ...rest }) => rest);
 
 describe('a PreFilter Skip gives the same diagnosis as filtering every node', () => {
   for (const folder of folders) {
