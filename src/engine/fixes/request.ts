@@ -4,6 +4,7 @@
 // resources/requests.ts), so the change goes to the part that dominates that sum, and the sum
 // is computed again after each change until it fits the slot (or nothing can be lowered).
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { Reason } from '../model.js';
 import type { InsufficientResourceDetail } from '../rules/NodeResourcesFit.js';
 import { toResourceList } from '../resources/amounts.js';
 import { podRequests } from '../resources/requests.js';
@@ -78,7 +79,7 @@ export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
   const nodes = failingOnlyOn(judgement, 'NodeResourcesFit');
   // The node with the smallest cut, then the first by name: one pass, not a sort of 4,500 nodes.
   // Nothing is allocated per node: most of them are walked before V8 optimises this loop.
-  let best: { node: string; cut: number; reasons: readonly { detail: { kind: string } }[] } | undefined;
+  let best: { node: string; cut: number; reasons: readonly Reason[] } | undefined;
   for (const node of nodes) {
     // How much of the request would go, relative to the request: the smallest cut is the largest slot.
     let cut = 0;
