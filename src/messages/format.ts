@@ -69,7 +69,9 @@ function readableBytes(amount: bigint, digits: number): string {
  * sentences, where there is no room to draw the comparison.
  */
 export function visible(text: string): string {
-  // 5,000 nodes' reasons repeat a few values: each is worked out once.
+  // 5,000 nodes' reasons repeat a few values: each is worked out once (label-sized ones: a
+  // hostile dump's megabyte string is not kept twice).
+  if (text.length > 256) return visibleUncached(text);
   let shown = visibleOf.get(text);
   if (shown === undefined) {
     if (visibleOf.size >= 10_000) visibleOf.clear();
