@@ -61,21 +61,14 @@ function patchPod(pod: V1Pod, change: Change): void {
   }
 }
 
-// Which nodes a labelling names, once per change: a fix may label 4,000 nodes.
-const labelled = new WeakMap<Change, ReadonlySet<string>>();
-
-function labelsNode(change: Extract<Change, { kind: 'labelNodes' }>, name: string): boolean {
-  let set = labelled.get(change);
-  if (!set) labelled.set(change, (set = new Set(change.nodes)));
-  return set.has(name);
-}
-
-/** Patches a copy of the node (see nodeCopy): it replaces, never changes, what it edits. */
-function patchNode(node: V1Node, change: Change): void {
-  const name = node.metadata?.name ?? '';
+/**
+ * Patches a copy of the node (see nodeCopy) when `change` touches it (`touches`: the nodes it
+ * names, as a set: a labelling may name 4,000). It replaces, never changes, what it edits.
+ */
+function patchNode(node: V1Node, change: Change, touches: ReadonlySet<string>): void {
+  if (!touches.has(node.metadata?.name ?? '')) return;
   switch (change.kind) {
     case 'labelNodes': {
-      if (!labelsNode(change, name)) return;
       const metadata = (node.metadata ??= {});
       const labels = { ...metadata.labels, ...change.set };
       for (const key of change.remove) delete labels[key];
@@ -83,7 +76,6 @@ function patchNode(node: V1Node, change: Change): void {
       return;
     }
     case 'uncordon': {
-      if (change.node !== name) return;
       // `kubectl uncordon` clears spec.unschedulable; the node lifecycle controller then removes
       // the taint it keeps in step with it (TaintNodesByCondition).
       const spec = (node.spec ??= {});
@@ -151,13 +143,14 @@ function patchedFacts(nodes: readonly NodeFacts[], patch: (facts: NodeFacts) => 
 /** The rule context as it would be with `changes` made; the original is left untouched. */
 export function patchedContext(ctx: RuleContext, changes: readonly Change[]): RuleContext {
   const pod = podWith(ctx.pod.pod, changes);
-  const touched = new Set(changes.flatMap(nodesTouched));
+  const touchedBy = changes.map((change) => ({ change, touches: new Set(nodesTouched(change)) }));
+  const touched = new Set(touchedBy.flatMap(({ touches }) => [...touches]));
   const patchedNodes = new Map<string, V1Node>();
   for (const node of touched.size > 0 ? ctx.snapshot.objects.nodes : []) {
     const name = node.metadata?.name ?? '';
     if (!touched.has(name)) continue;
     const copy = nodeCopy(node);
-    for (const change of changes) patchNode(copy, change);
+    for (const { change, touches } of touchedBy) patchNode(copy, change, touches);
     patchedNodes.set(name, copy);
   }
   const removed = new Set(changes.flatMap((c) => (c.kind === 'preempt' ? c.victims.map((v) => `${v.namespace}/${v.name}`) : [])));
