@@ -132,20 +132,21 @@ function filterNode(ctx: RuleContext, node: NodeFacts): VolumeRestrictionsReason
   return reasons;
 }
 
+const hasClaims = (pod: V1Pod) => pvcNames(pod).length > 0;
+const hasDisks = (pod: V1Pod) => (pod.spec?.volumes ?? []).some(needsRestrictionsCheck);
+
 const rule: FilterRule<'VolumeRestrictions', VolumeRestrictionsDetail> = {
   meta: { name: 'VolumeRestrictions', kinds: ['restrictionsClaimNotFound', 'diskConflict', 'readWriteOncePodInUse'] },
   // A conflict found with a pod that holds the disk or claim stays; a claim "not found" in a
   // partial input proves nothing.
   provenDespiteGaps: (detail, gaps) => detail.kind !== 'restrictionsClaimNotFound' || !gaps.includes('persistentVolumeClaims'),
   needs: (pod) => {
-    const hasClaims = pvcNames(pod.pod).length > 0;
-    const hasDisks = (pod.pod.spec?.volumes ?? []).some(needsRestrictionsCheck);
-    if (hasClaims) return ['pods', 'persistentVolumeClaims'];
-    return hasDisks ? ['pods'] : [];
+    if (hasClaims(pod.pod)) return ['pods', 'persistentVolumeClaims'];
+    return hasDisks(pod.pod) ? ['pods'] : [];
   },
   preFilter(ctx) {
     // Neither a claim nor a disk that can conflict: nothing to filter (upstream's Skip).
-    if (pvcNames(ctx.pod.pod).length === 0 && !(ctx.pod.pod.spec?.volumes ?? []).some(needsRestrictionsCheck)) return { skip: true };
+    if (!hasClaims(ctx.pod.pod) && !hasDisks(ctx.pod.pod)) return { skip: true };
     const analysis = analyze(ctx);
     return analysis.state === 'failed' ? { reasons: [analysis.reason] } : {};
   },
