@@ -11,5 +11,5 @@ export const triageReporters: Readonly<Record<Output, (t: TriageV1, out: Writer)
   // The groups have no node table to widen.
   wide: reportTriageHuman,
   json: (t, out) => out.write(`${unicodeEscapeControls(JSON.stringify(t, null, 2))}\n`),
-  yaml: (t, out) => out.write(toYaml(JSON.parse(JSON.stringify(t)))),
+  yaml: (t, out) => out.write(toYaml(t)),
 };
