@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { ruleSet } from '../../src/plugins.js';
+import { triage } from '../../src/engine/triage.js';
 import { reportJson } from '../../src/report/json.js';
+import { triageReporters } from '../../src/report/triage/index.js';
+import { presentTriage } from '../../src/report/triage/present.js';
 import { reportYaml, toYaml } from '../../src/report/yaml.js';
 import { readDump } from '../../src/sources/dump/read.js';
 
@@ -82,6 +85,24 @@ describe('-o yaml holds the -o json data, for every scenario folder', () => {
       let yaml = '';
       reportJson(outcome.diagnosis, { write: (s) => (json += s), color: false });
       reportYaml(outcome.diagnosis, { write: (s) => (yaml += s), color: false });
+      for (const read of both(yaml)) expect(read).toEqual(JSON.parse(json));
+    });
+  }
+});
+
+describe('a triage\'s -o yaml holds its -o json data, for every triage scenario folder', () => {
+  const root = path.join(import.meta.dirname, '..', 'triage-scenarios');
+  const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  for (const folder of folders) {
+    it(folder, async () => {
+      const expected = parse(readFileSync(path.join(root, folder, 'expected.yaml'), 'utf8')) as { dump?: string };
+      const snapshot = await readDump(path.join(root, folder, expected.dump ?? 'cluster.yaml'), process.stdin);
+      const report = presentTriage({ scope: {}, source: snapshot.source, diagnoses: triage(ruleSet, snapshot, {}) });
+      expect(report.groups.length).toBeGreaterThan(0);
+      let json = '';
+      let yaml = '';
+      triageReporters.json(report, { write: (s) => (json += s), color: false });
+      triageReporters.yaml(report, { write: (s) => (yaml += s), color: false });
       for (const read of both(yaml)) expect(read).toEqual(JSON.parse(json));
     });
   }
