@@ -1,5 +1,5 @@
 import type { Diagnosis } from '../engine/diagnosis.js';
-import { unicodeEscapeControls } from './escape.js';
+import { hasTerminalControls, unicodeEscapeControls } from './escape.js';
 import { present } from './present.js';
 import type { Writer } from './writer.js';
 
@@ -8,8 +8,8 @@ export function reportYaml(d: Diagnosis, out: Writer): void {
 }
 
 // A YAML writer for JSON's data model, written here rather than through the yaml library's
-// document model: at 5,000 nodes that model took 0.6 s to build and print a report that is
-// written in 30 ms as lines. The data is the JSON's exactly (JSON.stringify's rules: toJSON,
+// document model: at 5,000 nodes that model took 0.5 to 0.9 s to build and print a report of
+// 2 to 4 MB that is written in 50 to 100 ms as lines. The data is the JSON's exactly (JSON.stringify's rules: toJSON,
 // undefined members left out, undefined items and non-finite numbers as null), in the block
 // style kubectl prints: mappings and sequences indented by two, empty ones as {} and [].
 
@@ -32,8 +32,9 @@ function isPlain(text: string): boolean {
 function scalarString(text: string): string {
   if (isPlain(text)) return text;
   // JSON's escapes are YAML's (\", \\, \n, \uXXXX...); the controls JSON leaves raw (C1,
-  // bidirectional, the line separators) are escaped once the document is written.
-  return JSON.stringify(text);
+  // bidirectional, the line separators) become \uXXXX escapes too.
+  const quoted = JSON.stringify(text);
+  return hasTerminalControls(quoted) ? unicodeEscapeControls(quoted) : quoted;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -59,58 +60,64 @@ function jsonValue(value: unknown, key: string): Json | undefined {
   }
 }
 
-/** A scalar, or an empty mapping or sequence, on the line it belongs to; undefined for a block. */
-function inline(v: Json): string | undefined {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return scalarString(v);
-  if (typeof v !== 'object') return String(v);
-  if (Array.isArray(v)) return v.length === 0 ? '[]' : undefined;
-  for (const key in v) if (Object.hasOwn(v, key) && jsonValue(v[key], key) !== undefined) return undefined;
-  return '{}';
-}
+type Block = Json[] | { [key: string]: Json };
 
-/** The lines of a non-empty mapping or sequence, each starting with `indent`. */
-function block(v: Json[] | { [key: string]: Json }, indent: string, out: string[]): void {
-  const deeper = `${indent}  `;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const item = jsonValue(v[i], String(i)) ?? null;
-      const text = inline(item);
-      if (text !== undefined) {
-        out.push(`${indent}- ${text}`);
-        continue;
-      }
-      // The item's first line carries the dash: `- key: value`, `- - item`.
-      const first = out.length;
-      block(item as Json[] | { [key: string]: Json }, deeper, out);
-      out[first] = `${indent}- ${(out[first] ?? '').slice(deeper.length)}`;
-    }
-    return;
+/** One document's lines. */
+class YamlText {
+  readonly lines: string[] = [];
+
+  /** A scalar, or an empty mapping or sequence, on the line it belongs to; undefined for a block. */
+  inline(v: Json): string | undefined {
+    if (v === null) return 'null';
+    if (typeof v === 'string') return scalarString(v);
+    if (typeof v !== 'object') return String(v);
+    if (Array.isArray(v)) return v.length === 0 ? '[]' : undefined;
+    for (const key in v) if (Object.hasOwn(v, key) && jsonValue(v[key], key) !== undefined) return undefined;
+    return '{}';
   }
-  for (const key in v) {
-    if (!Object.hasOwn(v, key)) continue;
-    const value = jsonValue(v[key], key);
-    if (value === undefined) continue;
-    const text = inline(value);
-    if (text !== undefined) out.push(`${indent}${scalarString(key)}: ${text}`);
-    else {
-      out.push(`${indent}${scalarString(key)}:`);
-      block(value as Json[] | { [key: string]: Json }, deeper, out);
+
+  /**
+   * The lines of a non-empty mapping or sequence, each starting with `indent`, but the first,
+   * which starts with `first` (`- ` where it is an item of a sequence: `- key: value`, `- - item`).
+   */
+  block(v: Block, indent: string, first: string): void {
+    const deeper = `${indent}  `;
+    let lead = first;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item = jsonValue(v[i], String(i)) ?? null;
+        const text = this.inline(item);
+        if (text !== undefined) this.lines.push(`${lead}- ${text}`);
+        else this.block(item as Block, deeper, `${lead}- `);
+        lead = indent;
+      }
+      return;
+    }
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      const value = jsonValue(v[key], key);
+      if (value === undefined) continue;
+      const text = this.inline(value);
+      if (text !== undefined) this.lines.push(`${lead}${scalarString(key)}: ${text}`);
+      else {
+        this.lines.push(`${lead}${scalarString(key)}:`);
+        this.block(value as Block, deeper, deeper);
+      }
+      lead = indent;
     }
   }
 }
 
 /**
  * YAML whose strings parse back exactly, with no terminal control written raw: a string holding
- * one is double-quoted, where YAML reads \uXXXX escapes, and the controls JSON's escaping leaves
- * raw there (C1, bidirectional) become such escapes.
+ * one is double-quoted, where YAML reads \uXXXX escapes for every control.
  */
 export function toYaml(data: unknown): string {
   const value = jsonValue(data, '');
   if (value === undefined) return '';
-  const text = inline(value);
-  if (text !== undefined) return unicodeEscapeControls(`${text}\n`);
-  const lines: string[] = [];
-  block(value as Json[] | { [key: string]: Json }, '', lines);
-  return unicodeEscapeControls(`${lines.join('\n')}\n`);
+  const writer = new YamlText();
+  const text = writer.inline(value);
+  if (text !== undefined) return `${text}\n`;
+  writer.block(value as Block, '', '');
+  return `${writer.lines.join('\n')}\n`;
 }
