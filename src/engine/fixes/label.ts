@@ -83,7 +83,9 @@ export function proposeLabels(input: FixInput): Candidate[] {
     ...Object.keys(spec?.nodeSelector ?? {}),
     ...(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []).flatMap((t) => (t.matchExpressions ?? []).map((r) => r.key)),
   ];
-  const seen = new Map<string, { labelling: Labelling; key: string } | undefined>();
+  // By the node's list of keys (a string the nodes with the same keys share, so it is hashed
+  // once, not built and hashed again for each of 4,500 nodes), then by its values of the asked keys.
+  const seen = new Map<string, Map<string, { labelling: Labelling; key: string } | undefined>>();
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
     // A PreFilter narrowing by node name is not a label.
     if (verdict.reasons.some((r) => r.detail.kind === 'outsidePreFilterNodes')) continue;
@@ -91,12 +93,15 @@ export function proposeLabels(input: FixInput): Candidate[] {
     if (!node) continue;
     // The key list matters only where an asked key is missing (labelNearMiss looks at the keys then).
     const values = asked.map((key) => (Object.hasOwn(node.labels, key) ? (node.labels[key] ?? '') : null));
-    const memo = JSON.stringify(values) + (values.includes(null) ? labelKeys(node.labels).joined : '');
-    if (!seen.has(memo)) {
+    const keys = values.includes(null) ? labelKeys(node.labels).joined : '';
+    let byValues = seen.get(keys);
+    if (!byValues) seen.set(keys, (byValues = new Map()));
+    const memo = JSON.stringify(values);
+    if (!byValues.has(memo)) {
       const labelling = labellingFor(input, node);
-      seen.set(memo, labelling && size(labelling) > 0 ? { labelling, key: JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]) } : undefined);
+      byValues.set(memo, labelling && size(labelling) > 0 ? { labelling, key: JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]) } : undefined);
     }
-    const found = seen.get(memo);
+    const found = byValues.get(memo);
     if (!found) continue;
     const { labelling, key } = found;
     const known = byLabelling.get(key);
