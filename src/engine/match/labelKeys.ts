@@ -10,11 +10,23 @@ export interface LabelKeys {
   joined: string;
 }
 
+// The list last worked out: nodes are walked in order and most have the keys of the node before
+// (property keys are interned strings: comparing them is comparing pointers), so most share
+// that list instead of writing their own JSON text of it.
+let last: LabelKeys = { keys: [], joined: '[]' };
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function labelKeys(labels: Record<string, string>): LabelKeys {
   let found = lists.get(labels);
   if (!found) {
     const keys = Object.keys(labels);
-    found = { keys, joined: JSON.stringify(keys) };
+    found = sameKeys(keys, last.keys) ? last : { keys, joined: JSON.stringify(keys) };
+    last = found;
     lists.set(labels, found);
   }
   return found;
