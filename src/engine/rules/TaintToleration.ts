@@ -119,23 +119,38 @@ export function nearestToleration(tolerations: readonly V1Toleration[], taint: V
   return nearest;
 }
 
+// How the pod's tolerations miss a taint depends on the taint's key, value and effect alone: the
+// 500 nodes of a pool that carry one taint share one answer, worked out once per list of
+// tolerations (the pod's own array; a fix's replay that adds one has another). Shared, not edited.
+type TaintMiss = Pick<UntoleratedTaintDetail, 'nearest' | 'comparisons'>;
+const noTolerations: readonly V1Toleration[] = [];
+const missesByTolerations = new WeakMap<readonly V1Toleration[], Map<string, TaintMiss>>();
+
+function taintMiss(tolerations: readonly V1Toleration[], taint: V1Taint): TaintMiss {
+  let known = missesByTolerations.get(tolerations);
+  if (!known) missesByTolerations.set(tolerations, (known = new Map()));
+  const key = JSON.stringify([taint.key, taint.value ?? '', taint.effect]);
+  let miss = known.get(key);
+  if (!miss) {
+    const nearest = nearestToleration(tolerations, taint);
+    const comparisons = comparisonMisses(tolerations, taint);
+    miss = { ...(nearest ? { nearest } : {}), ...(comparisons.length > 0 ? { comparisons } : {}) };
+    if (known.size >= 10_000) known.clear();
+    known.set(key, miss);
+  }
+  return miss;
+}
+
 const rule: FilterRule<'TaintToleration', UntoleratedTaintDetail> = {
   meta: { name: 'TaintToleration', kinds: ['untoleratedTaint'] },
   needs: () => [],
   filter({ pod }, node) {
-    const tolerations = pod.pod.spec?.tolerations ?? [];
+    const tolerations = pod.pod.spec?.tolerations ?? noTolerations;
     const taints = node.node.spec?.taints;
     // Most of 5,000 nodes have no taint at all: no list to filter.
     if (!taints || taints.length === 0) return [];
     return untoleratedTaints(taints, tolerations).map((taint) => {
-      const nearest = nearestToleration(tolerations, taint);
-      const comparisons = comparisonMisses(tolerations, taint);
-      const detail: UntoleratedTaintDetail = {
-        kind: 'untoleratedTaint',
-        taint,
-        ...(nearest ? { nearest } : {}),
-        ...(comparisons.length > 0 ? { comparisons } : {}),
-      };
+      const detail: UntoleratedTaintDetail = { kind: 'untoleratedTaint', taint, ...taintMiss(tolerations, taint) };
       return { plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', detail };
     });
   },
