@@ -55,6 +55,17 @@ function dominantChange(pod: V1Pod, resource: string, cut: bigint): SetRequest |
   return init ? make({ in: 'initContainers', container: init.container.name }, init.amount) : undefined;
 }
 
+/**
+ * The share of the request that must go, in millionths, floored. In floating point while the
+ * request is at most 1e9 (millicores always are): the short amount is below it, so the quotient
+ * is below 1e6 and at least 1/request from the next integer, far above its rounding error.
+ * Bigint beyond (memory in bytes), where a double would round.
+ */
+function cutOf(short: bigint, requested: bigint): number {
+  if (requested <= 1_000_000_000n) return Math.floor((Number(short) * 1e6) / Number(requested));
+  return Number((short * 1_000_000n) / requested);
+}
+
 function samePlace(a: RequestPlace, b: RequestPlace): boolean {
   return a.in === b.in && (a.in === 'pod' || (b.in !== 'pod' && a.container === b.container));
 }
@@ -95,7 +106,7 @@ export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
         break;
       }
       short++;
-      cut += Number((detail.short * 1_000_000n) / detail.requested);
+      cut += cutOf(detail.short, detail.requested);
     }
     if (short === 0) continue;
     if (!best || cut < best.cut || (cut === best.cut && byName(node.name, best.node) < 0)) best = { node: node.name, cut, reasons: node.reasons };
