@@ -61,7 +61,7 @@ function dominantChange(pod: V1Pod, resource: string, cut: bigint): SetRequest |
  * is below 1e6 and at least 1/request from the next integer, far above its rounding error.
  * Bigint beyond (memory in bytes), where a double would round.
  */
-function cutOf(short: bigint, requested: bigint): number {
+export function cutOf(short: bigint, requested: bigint): number {
   if (requested <= 1_000_000_000n) return Math.floor((Number(short) * 1e6) / Number(requested));
   return Number((short * 1_000_000n) / requested);
 }

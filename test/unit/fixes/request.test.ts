@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { requestChanges } from '../../../src/engine/fixes/request.js';
+import { cutOf, requestChanges } from '../../../src/engine/fixes/request.js';
 import { node, pod } from '../../support/builders.js';
 import { fixesFor } from '../../support/fixes.js';
 
@@ -69,5 +70,25 @@ describe('lowering a request to the largest free slot', () => {
   it('does not lower what a person cannot set in the pod: too many pods', () => {
     const fixes = fixesFor(pod('p').obj(), [node('n').allocatable({ pods: '1' }).obj()], { pods: [pod('a').on('n').obj()] });
     expect(fixes).toEqual([]);
+  });
+});
+
+describe('the share of a request a node would cut', () => {
+  const exact = (short: bigint, requested: bigint) => Number((short * 1_000_000n) / requested);
+  it('is the bigint quotient, in floating point or not, for every short amount below the request', () => {
+    const request = fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 1_000_000_000n }), fc.bigInt({ min: 999_000_000n, max: 1_000_000_000n }), fc.bigInt({ min: 1n, max: 10n ** 15n }));
+    fc.assert(
+      fc.property(request, fc.double({ min: 0, max: 1, noNaN: true }), (requested, at) => {
+        const short = BigInt(Math.floor(Number(requested - 1n) * at));
+        expect(cutOf(short, requested)).toBe(exact(short, requested));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+  it('at the edges: just below a whole millionth, the largest request done in floating point, and requests above it where a double rounds up', () => {
+    const edges = [[999_999_999n, 1_000_000_000n], [333_333_333n, 999_999_999n], [1n, 1_000_000_000n], [1n, 3n], [2n, 3n], [22_531_336_682n, 39_031_049_206n], [643_626_051_923n, 693_398_172_764n]] as const;
+    for (const [short, requested] of edges) {
+      expect(cutOf(short, requested)).toBe(exact(short, requested));
+    }
   });
 });
