@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import { requests, type AuditEvent } from '../e2e/harness/audit.js';
 import { waitForPodScheduled, waitForServiceAccount } from '../e2e/harness/cluster.js';
 import { startTestCluster } from '../e2e/harness/index.js';
@@ -125,6 +126,8 @@ interface CaseRun {
   engineMs: number;
   diagnosisMs: number;
   reportMs: number;
+  /** The -o json answer's counts, to hold the -o yaml run's against. */
+  byFirstPlugin: Record<string, number>;
   wallSeconds: number;
   maxRssMB: number;
   podLists: number;
@@ -209,7 +212,18 @@ try {
     // nodes that passed the node-only checks (the ones the diagnosis fails on pods).
     const nodeOnly = new Set(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity']);
     const candidates = podLists > 0 ? Object.entries(got).filter(([p]) => !nodeOnly.has(p)).reduce((n, [, v]) => n + v, 0) : perNodeReads;
-    return { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, podLists, requests: events.length, byKind, candidates, ...engineMs(m.stderr) };
+    return { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, podLists, requests: events.length, byKind, candidates, byFirstPlugin: json.counts.byFirstPlugin, ...engineMs(m.stderr) };
+  };
+
+  // -o yaml once per case (round 1): its report's time, and the same counts as -o json.
+  const yamlReportMs = new Map<string, number>();
+  const runYaml = async (k: BenchCase): Promise<number> => {
+    const name = (k.pod['metadata'] as { name: string }).name;
+    const m = await measure(launcher, [name, '-n', BENCH_NAMESPACE, '-o', 'yaml'], { ...env, WHY_PENDING_TIMINGS: '1' }, true);
+    const yaml = parseYaml(m.stdout) as { counts: { byFirstPlugin: Record<string, number> } };
+    const json = results.get(k.id)?.[0]?.byFirstPlugin;
+    if (JSON.stringify(yaml.counts.byFirstPlugin) !== JSON.stringify(json)) throw new Error(`case (${k.id}): -o yaml counts ${JSON.stringify(yaml.counts.byFirstPlugin)}, -o json ${JSON.stringify(json)}`);
+    return engineMs(m.stderr).reportMs;
   };
 
   for (let r = 1; r <= runs; r++) {
@@ -218,6 +232,10 @@ try {
       const got = await runCase(k);
       (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
       say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
+      if (r === 1) {
+        yamlReportMs.set(k.id, await runYaml(k));
+        say(`  (${k.id}) -o yaml report ${yamlReportMs.get(k.id)?.toFixed(0)} ms`);
+      }
       if (args.peer) {
         const peer = await measure(path.resolve(args.peer), [(k.pod['metadata'] as { name: string }).name, '-n', BENCH_NAMESPACE, '-o', 'json'], env, false, [0, 1]);
         (peerRuns.get(k.id) ?? peerRuns.set(k.id, []).get(k.id))?.push(peer);
@@ -246,7 +264,7 @@ try {
         const last = rs[rs.length - 1];
         const peer = peerRuns.get(k.id) ?? [];
         const peerSummary = peer.length > 0 ? { peer: { wallSeconds: median(peer.map((x) => x.wallSeconds)), maxRssMB: median(peer.map((x) => x.maxRssMB)) } } : {};
-        return [k.id, { title: k.title, engineMs: median(rs.map((x) => x.engineMs)), diagnosisMs: median(rs.map((x) => x.diagnosisMs)), reportMs: median(rs.map((x) => x.reportMs)), wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
+        return [k.id, { title: k.title, engineMs: median(rs.map((x) => x.engineMs)), diagnosisMs: median(rs.map((x) => x.diagnosisMs)), reportMs: median(rs.map((x) => x.reportMs)), yamlReportMs: yamlReportMs.get(k.id) ?? 0, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
       }),
     ),
     references: <Record<string, { wallSeconds: number; maxRssMB: number; pages?: number; megabytes?: number }> & { kubectlGetNodes: { wallSeconds: number; maxRssMB: number } }>{
@@ -260,9 +278,9 @@ try {
     },
   };
   const table = [
-    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates | engine in the CLI (diagnosis) | report |',
+    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates | engine in the CLI (diagnosis) | report (-o json / -o yaml) |',
     '|---|---|---|---|---|---|---|---|',
-    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} | ${k.engineMs.toFixed(0)} ms (${k.diagnosisMs.toFixed(0)} ms) | ${k.reportMs.toFixed(0)} ms |`),
+    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} | ${k.engineMs.toFixed(0)} ms (${k.diagnosisMs.toFixed(0)} ms) | ${k.reportMs.toFixed(0)} / ${k.yamlReportMs.toFixed(0)} ms |`),
     ...Object.entries(summary.cases).flatMap(([id, k]) => ('peer' in k && k.peer ? [`| peer on (${id}): \`${path.basename(args.peer ?? '')} <pod> -n bench -o json\` | ${k.peer.wallSeconds.toFixed(2)} s | ${k.peer.maxRssMB.toFixed(0)} MB | | | | | |`] : [])),
     `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | | | |`,
     ...Object.entries(rawWords).map(([key, words]) => {
@@ -280,7 +298,7 @@ try {
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
       'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler).',
-      '"Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run\'s own `WHY_PENDING_TIMINGS=1` line measured them: one pod per process, so V8 runs the engine cold; "report" is the `-o json` rendering.',
+      '"Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run\'s own `WHY_PENDING_TIMINGS=1` line measured them: one pod per process, so V8 runs the engine cold; "report" is the rendering, `-o json` (median) and `-o yaml` (one run of each case, round 1, its counts checked against the `-o json` answer).',
       'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
       table,
