@@ -126,15 +126,24 @@ type TaintMiss = Pick<UntoleratedTaintDetail, 'nearest' | 'comparisons'>;
 const noTolerations: readonly V1Toleration[] = [];
 const missesByTolerations = new WeakMap<readonly V1Toleration[], Map<string, TaintMiss>>();
 
+// A taint the API could have admitted has a key of at most 316 characters and a value of at most
+// 63: a longer one (a hostile dump's) is worked out each time rather than held a second time.
+const keptLength = 400;
+
+function missOf(tolerations: readonly V1Toleration[], taint: V1Taint): TaintMiss {
+  const nearest = nearestToleration(tolerations, taint);
+  const comparisons = comparisonMisses(tolerations, taint);
+  return { ...(nearest ? { nearest } : {}), ...(comparisons.length > 0 ? { comparisons } : {}) };
+}
+
 function taintMiss(tolerations: readonly V1Toleration[], taint: V1Taint): TaintMiss {
+  if (taint.key.length + (taint.value ?? '').length > keptLength) return missOf(tolerations, taint);
   let known = missesByTolerations.get(tolerations);
   if (!known) missesByTolerations.set(tolerations, (known = new Map()));
   const key = JSON.stringify([taint.key, taint.value ?? '', taint.effect]);
   let miss = known.get(key);
   if (!miss) {
-    const nearest = nearestToleration(tolerations, taint);
-    const comparisons = comparisonMisses(tolerations, taint);
-    miss = { ...(nearest ? { nearest } : {}), ...(comparisons.length > 0 ? { comparisons } : {}) };
+    miss = missOf(tolerations, taint);
     if (known.size >= 10_000) known.clear();
     known.set(key, miss);
   }
