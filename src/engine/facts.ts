@@ -117,8 +117,22 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
   }
   return snapshot.objects.nodes.map((node) => {
     const on = byNode.get(node.metadata?.name ?? '');
-    return on ? nodeFacts(node, on.pods, on) : nodeFacts(node, []);
+    return on ? nodeFacts(node, on.pods, on) : podlessFacts(node);
   });
+}
+
+// A node without pods has the same facts in every snapshot that holds the same node object: a
+// follow-up read adds the pods of 20 nodes to a read of 5,000 whose pods were left unread, and
+// the others keep theirs (allocatable is not parsed again).
+const podless = new WeakMap<V1Node, NodeFacts>();
+
+function podlessFacts(node: V1Node): NodeFacts {
+  let facts = podless.get(node);
+  if (!facts) {
+    facts = nodeFacts(node, []);
+    podless.set(node, facts);
+  }
+  return facts;
 }
 
 /** Every node's facts with all its non-terminal pods, built once per snapshot's objects. */
