@@ -63,8 +63,37 @@ interface Measured {
   stderr: string;
 }
 
-/** Runs a child under /usr/bin/time for its peak RSS; stdout kept (or dropped), wall timed here. */
-function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepStdout: boolean, okCodes: readonly number[] = [0]): Promise<Measured> {
+/** The machine's CPU counters (jiffies): idle and all, from /proc/stat; undefined off Linux. */
+function cpuTimes(): { idle: number; total: number } | undefined {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until the machine is near idle: under a quarter of one core busy over half a second, at
+ * most 30 s. After a read of every pod the apiserver goes on collecting for seconds on the two
+ * cores the next run needs; each run (this tool's, the peer's, the references') starts once it
+ * has settled, so none pays for the one before.
+ */
+async function quiet(): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  while (performance.now() < deadline) {
+    const before = cpuTimes();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = cpuTimes();
+    if (!before || !after || after.total === before.total) return;
+    const busyCores = (1 - (after.idle - before.idle) / (after.total - before.total)) * os.cpus().length;
+    if (busyCores < 0.25) return;
+  }
+}
+
+/** Runs a child under /usr/bin/time for its peak RSS, once the machine is quiet; stdout kept (or dropped), wall timed here. */
+async function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepStdout: boolean, okCodes: readonly number[] = [0]): Promise<Measured> {
+  await quiet();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-time-'));
   const timeFile = path.join(dir, 'time');
   return new Promise((resolve, reject) => {
@@ -297,7 +326,7 @@ try {
       '<!-- bench:live start: written by `npm run bench:live`; the text outside these marks is kept -->',
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
-      'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler).',
+      'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler). Every run (ours, the peer\'s, the references\') starts once the machine is near idle (under a quarter of a core busy for half a second, at most 30 s of waiting), so that none pays for the apiserver still collecting after the run before.',
       '"Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run\'s own `WHY_PENDING_TIMINGS=1` line measured them: one pod per process, so V8 runs the engine cold; "report" is the rendering, `-o json` (median) and `-o yaml` (one run of each case, round 1, its counts checked against the `-o json` answer).',
       'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
