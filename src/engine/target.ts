@@ -5,6 +5,7 @@ import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { descendants, findOwner, isOwnerKind, type OwnerKind } from './owners.js';
 import { similarity } from './nearmiss/index.js';
+import { byText } from './order.js';
 
 const kindAliases: Record<string, OwnerKind | 'Pod'> = {
   po: 'Pod',
@@ -102,7 +103,7 @@ export function resolve(snapshot: Snapshot, query: Query): Resolution {
     return { found: 'nothing', kind: kind.toLowerCase(), suggestions: closest(name, sameKind) };
   }
   const below = descendants(snapshot, owner);
-  const sorted = [...below.pods].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  const sorted = [...below.pods].sort((a, b) => byText(a.metadata?.name ?? '', b.metadata?.name ?? ''));
   const pending = sorted.filter(isPending);
   const chosen = pending[0];
   if (chosen) {

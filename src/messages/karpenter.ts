@@ -8,6 +8,7 @@ import type { TextDiff } from '../engine/nearmiss/index.js';
 import { age } from './bound.js';
 import { explainDiff } from './nearmiss.js';
 import { list, plural } from './format.js';
+import { byText } from '../engine/order.js';
 
 const stepWords = { Launched: 'launched', Registered: 'registered', Initialized: 'initialized', Ready: 'ready' } as const;
 
@@ -93,7 +94,7 @@ export function nodePoolsByNearness(checks: readonly NodePoolCheck[]): NodePoolC
   const near = (c: NodePoolCheck) => (c.problems.some(isNear) ? 0 : 1);
   // A NodePool whose labels the pod asks for is the one meant for it: its other problems matter most.
   const meant = (c: NodePoolCheck) => (c.problems.some((p) => p.kind === 'undefinedLabel' || p.kind === 'noCommonValue') ? 1 : 0);
-  return [...checks].sort((a, b) => near(a) - near(b) || meant(a) - meant(b) || a.problems.length - b.problems.length || a.nodePool.localeCompare(b.nodePool));
+  return [...checks].sort((a, b) => near(a) - near(b) || meant(a) - meant(b) || a.problems.length - b.problems.length || byText(a.nodePool, b.nodePool));
 }
 
 /** A short clause per NodePool for a headline: "NodePool gpu: taint dedicated=gpu:NoSchedule not tolerated". */

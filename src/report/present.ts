@@ -14,6 +14,7 @@ import { describeReason } from '../messages/reasons.js';
 import { summarySentence } from '../messages/summary.js';
 import { toolVersion } from '../version.js';
 import type { AsJson, DiagnosisV1, FixV1, QuantitiesV1, ReasonV1 } from './contract.js';
+import { byText } from '../engine/order.js';
 
 /** A copy holding what JSON.stringify would write for bigints (decimal strings) and dates. */
 function asJson<T>(value: T): AsJson<T>;
@@ -74,7 +75,7 @@ function presentReason(reason: Reason): ReasonV1 {
 }
 
 function display(list: ResourceList): QuantitiesV1 {
-  return Object.fromEntries(Object.entries(list).sort(([a], [b]) => a.localeCompare(b)).map(([r, v]) => [r, formatResource(r, v)]));
+  return Object.fromEntries(Object.entries(list).sort(([a], [b]) => byText(a, b)).map(([r, v]) => [r, formatResource(r, v)]));
 }
 
 function presentFix(fix: Fix): FixV1 {

@@ -1,6 +1,7 @@
 // The CLI end to end on the bundled example: formats, colour, help, kubectl plugin lookup.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -25,6 +26,33 @@ describe('output', () => {
     expect(first).toContain('3 nodes carry taint dedicated=gpu:NoSchedule');
     expect(first).toContain('2 nodes have 3000m cpu free in total but at most 1500m on one (pod asks 2000m)');
     expect(run.stdout).not.toContain('\u001b[');
+  });
+
+  it("gives the same answer in every locale: an owner's pending pods are taken in a fixed order, not the user's", () => {
+    // In Lithuanian `y` sorts between `i` and `j`: localeCompare chose web-abc-y there, web-abc-j elsewhere.
+    const owned = (kind: string, name: string, owner?: { kind: string; name: string }) => ({
+      apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1',
+      kind,
+      metadata: { name, namespace: 'shop', uid: `uid-${name}`, ...(owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: owner.kind, name: owner.name, uid: `uid-${owner.name}`, controller: true }] } : {}) },
+      ...(kind === 'Pod'
+        ? { spec: { schedulerName: 'default-scheduler', containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: '64' } } }] }, status: { phase: 'Pending' } }
+        : { spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app' }] } } } }),
+    });
+    const items = [
+      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'kubernetes.io/hostname': 'n1' } }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } },
+      owned('Deployment', 'web'),
+      owned('ReplicaSet', 'web-abc', { kind: 'Deployment', name: 'web' }),
+      owned('Pod', 'web-abc-y', { kind: 'ReplicaSet', name: 'web-abc' }),
+      owned('Pod', 'web-abc-j', { kind: 'ReplicaSet', name: 'web-abc' }),
+    ];
+    const dump = path.join(mkdtempSync(path.join(os.tmpdir(), 'why-pending-locale-')), 'cluster.json');
+    writeFileSync(dump, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    const inLocale = (locale: string) => runCli(['deploy/web', '-n', 'shop', '--from-dump', dump, '-o', 'json'], { env: { LANG: locale, LC_ALL: locale } });
+    const english = inLocale('en_US.UTF-8');
+    const lithuanian = inLocale('lt_LT.UTF-8');
+    expect(english.code).toBe(0);
+    expect((JSON.parse(english.stdout) as { pod: { name: string } }).pod.name).toBe('web-abc-j');
+    expect(lithuanian.stdout).toBe(english.stdout);
   });
 
   it('WHY_PENDING_TIMINGS=1 says on stderr where the time went, and changes nothing else', () => {

@@ -11,10 +11,7 @@ import { podRequests } from '../resources/requests.js';
 import { failingOnlyOn, failures } from './nodes.js';
 import { podWith } from './patch.js';
 import type { Candidate, Change, FixInput, RequestPlace } from './types.js';
-
-// localeCompare's order (the same collator), from one collator: localeCompare builds one per
-// call, and at 4,500 identical nodes every node ties.
-const byName = new Intl.Collator().compare;
+import { byText } from '../order.js';
 
 /** Requests a person can lower in the pod spec; pods, storage and extended resources are not proposed. */
 const adjustable = new Set(['cpu', 'memory']);
@@ -109,7 +106,7 @@ export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
       cut += cutOf(detail.short, detail.requested);
     }
     if (short === 0) continue;
-    if (!best || cut < best.cut || (cut === best.cut && byName(node.name, best.node) < 0)) best = { node: node.name, cut, reasons: node.reasons };
+    if (!best || cut < best.cut || (cut === best.cut && byText(node.name, best.node) < 0)) best = { node: node.name, cut, reasons: node.reasons };
   }
   if (!best) return [];
   const short = best.reasons.map((r) => r.detail).filter((d): d is InsufficientResourceDetail => d.kind === 'insufficientResource');

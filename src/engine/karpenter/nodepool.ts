@@ -22,6 +22,7 @@ import { amountOf } from '../resources/amounts.js';
 import { podRequestTotal } from '../resources/requests.js';
 import { nearestToleration, type NearestToleration } from '../rules/TaintToleration.js';
 import { requirementMismatches, type RequirementMismatch } from './requirements.js';
+import { byText } from '../order.js';
 
 /** A Karpenter status condition as data; `since` is lastTransitionTime in ms since the epoch. */
 export interface KarpenterConditionState {
@@ -125,5 +126,5 @@ export function checkNodePools(pools: readonly KarpenterNodePool[], pod: V1Pod):
         ...(weight !== undefined ? { weight } : {}),
       };
     })
-    .sort((a, b) => a.nodePool.localeCompare(b.nodePool));
+    .sort((a, b) => byText(a.nodePool, b.nodePool));
 }

@@ -3,6 +3,7 @@
 // A request larger than the whole allocatable cannot be helped by preemption.
 import type { FilterRule, NodeFacts, PodFacts, RuleReason } from '../model.js';
 import { podRequestTotal } from '../resources/requests.js';
+import { byText } from '../order.js';
 
 export interface InsufficientResourceDetail {
   kind: 'insufficientResource';
@@ -54,7 +55,7 @@ function trackedRequests(pod: PodFacts): [string, bigint][] {
   if (!requests) {
     requests = Object.entries(pod.requests.total)
       .filter(([resource, amount]) => amount > 0n && isTracked(resource))
-      .sort(([a], [b]) => resourceOrder(a) - resourceOrder(b) || a.localeCompare(b));
+      .sort(([a], [b]) => resourceOrder(a) - resourceOrder(b) || byText(a, b));
     tracked.set(pod.requests, requests);
   }
   return requests;
@@ -87,7 +88,7 @@ function holdersOf(node: NodeFacts, resource: string): { holders: ResourceHolder
   const all = node.pods
     .map((pod): ResourceHolder => ({ namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', amount: podRequestTotal(pod)[resource] ?? 0n }))
     .filter((h) => h.amount > 0n)
-    .sort((a, b) => (a.amount === b.amount ? `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`) : a.amount > b.amount ? -1 : 1));
+    .sort((a, b) => (a.amount === b.amount ? byText(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`) : a.amount > b.amount ? -1 : 1));
   return { holders: all.slice(0, holdersShown), holderCount: all.length };
 }
 

@@ -16,6 +16,7 @@ import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { isGap, toTime, type Snapshot } from '../../snapshot/types.js';
 import { isTerminal, isTerminating, podKey, priorityOf } from '../facts.js';
 import { isEmptySelector, matchesLabelSelector } from '../match/labelSelector.js';
+import { byText } from '../order.js';
 
 export interface BudgetRef {
   name: string;
@@ -75,7 +76,7 @@ export function preemptionStory(snapshot: Snapshot, pod: V1Pod, nodeName: string
   const target = podKey(pod);
   const onNode = snapshot.objects.pods
     .filter((p) => p.spec?.nodeName === nodeName && !isTerminal(p) && podKey(p) !== target)
-    .sort((a, b) => priorityOf(b) - priorityOf(a) || podKey(a).localeCompare(podKey(b)));
+    .sort((a, b) => priorityOf(b) - priorityOf(a) || byText(podKey(a), podKey(b)));
   const budgetsKnown = !isGap(snapshot, 'podDisruptionBudgets');
   const violating = violatingPods(onNode.filter((p) => priorityOf(p) < priority && !isTerminating(p)), snapshot.objects.podDisruptionBudgets);
   const pods = onNode.map((p): NominatedNodePod => {

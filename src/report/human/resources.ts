@@ -8,9 +8,10 @@ import type { Palette } from '../color.js';
 import { quantitiesAlike } from '../../messages/format.js';
 import { escapeTerminal } from '../escape.js';
 import { kubectlStyle, trimLines } from './tableStyle.js';
+import { byText } from '../../engine/order.js';
 
 function show(list: ResourceList): string {
-  const entries = Object.entries(list).filter(([, v]) => v !== 0n).sort(([a], [b]) => a.localeCompare(b));
+  const entries = Object.entries(list).filter(([, v]) => v !== 0n).sort(([a], [b]) => byText(a, b));
   return entries.length === 0 ? '<none>' : escapeTerminal(entries.map(([r, v]) => `${r}=${formatResource(r, v)}`).join(', '));
 }
 

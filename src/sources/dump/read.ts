@@ -14,6 +14,7 @@ import { Collector } from './collect.js';
 import { JsonReader, JsonSplitter } from './json-stream.js';
 import { ObjectReader } from './objects.js';
 import { YamlReader, YamlSplitter } from './yaml-stream.js';
+import { byText } from '../../engine/order.js';
 
 const dumpExtensions = new Set(['.yaml', '.yml', '.json']);
 /** Bytes read before deciding JSON or YAML, unless the input is shorter. */
@@ -22,7 +23,7 @@ const sniffBytes = 1024;
 async function filesIn(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const out: string[] = [];
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of entries.sort((a, b) => byText(a.name, b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await filesIn(full)));
     // cluster-info dump also writes logs.txt per pod: only manifests are read.
