@@ -6,15 +6,19 @@
 // medians, peak RSS (/usr/bin/time) and requests by kind (the apiserver's audit log: why-pending
 // runs as an audited user), checks every answer, and writes BENCHMARKS.md. Not part of npm test.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { serialize } from 'node:v8';
 import { parse as parseYaml } from 'yaml';
 import { requests, type AuditEvent } from '../e2e/harness/audit.js';
 import { waitForPodScheduled, waitForServiceAccount } from '../e2e/harness/cluster.js';
 import { startTestCluster } from '../e2e/harness/index.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
+import { liveOptionsFrom, liveSource, loadConfig } from '../../src/sources/live/index.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
 import { candidateStride, ensureNamespace, freeCpuMillis, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
 
@@ -44,6 +48,12 @@ const { values: args } = parseArgs({
     peer: { type: 'string' },
     /** Seed, then keep the cluster up (no runs) until interrupted, for profiling by hand against it. */
     hold: { type: 'boolean', default: false },
+    /**
+     * Writes, for each case, what the CLI reads (the first read and the follow-up read of the
+     * nodes a fix names) into this directory, for test/bench/live/cold.ts: the engine in a
+     * fresh process per run, without the cluster.
+     */
+    snapshots: { type: 'string' },
   },
 });
 const cli = args.cli ? path.resolve(args.cli) : path.join(repo, 'dist', 'cli', 'main.js');
@@ -123,6 +133,22 @@ const rawWords: Record<string, string> = {
   rawByNamespace4: 'the same by namespace, 4 namespaces at a time, round 1 only',
 };
 
+/** What the CLI reads for each case, read the way it reads it, written with v8.serialize (see cold.ts). */
+async function saveReads(dir: string, kubeconfig: string, cases: readonly BenchCase[]): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const source = liveSource(loadConfig(liveOptionsFrom({ namespace: BENCH_NAMESPACE }), { ...process.env, KUBECONFIG: kubeconfig }));
+  for (const k of cases) {
+    const query = { namespace: BENCH_NAMESPACE, name: (k.pod['metadata'] as { name: string }).name };
+    const first = await source.read(query, () => undefined);
+    const outcome = diagnose(ruleSet, first, query);
+    const target = first.objects.pods.find((p) => p.metadata?.name === query.name);
+    const nodes = outcome.kind === 'diagnosis' ? outcome.diagnosis.podsToConfirmFixes : [];
+    const second = nodes.length > 0 && target && source.readPodsOn ? await source.readPodsOn(first, target, nodes, () => undefined) : undefined;
+    writeFileSync(path.join(dir, `case-${k.id}.v8`), serialize({ query, first, ...(second ? { second } : {}) }));
+    say(`(${k.id}) reads written to ${path.join(dir, `case-${k.id}.v8`)}`);
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** A pod LIST that reads more than one node's pods (the paged read of every pod, or a selector's). */
@@ -187,6 +213,7 @@ try {
     say(`case (${k.id}): ${condition.reason}: ${(condition.message ?? '').slice(0, 160)}`);
   }
 
+  if (args.snapshots) await saveReads(args.snapshots, c.kubeconfigFor(benchUser), cases);
   if (args.hold) {
     say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; interrupt to stop the cluster`);
     await new Promise((resolve) => {

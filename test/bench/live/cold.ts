@@ -1,0 +1,83 @@
+// The engine as the CLI runs it: a fresh process per pod, so V8 runs the engine's code cold.
+// Each run is a new process that loads one case's reads (written by `npm run bench:live --
+// --snapshots DIR`: what the CLI read first, and the follow-up read of the nodes a fix names),
+// builds the node index, diagnoses, and diagnoses again on the follow-up read, as src/cli/run.ts
+// does. Builds given with --build are run alternately (a before/after on the same reads, the
+// same minutes of the machine); medians of wall clock and, in brackets, main-thread CPU.
+// Run with plain node (it imports only Node's modules and the builds' JavaScript):
+//   npm run build && node test/bench/live/cold.ts --snapshots DIR [--build dist --build OTHER/dist] [--runs 9] [--cases abc]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import module from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { deserialize } from 'node:v8';
+
+const { values } = parseArgs({
+  options: {
+    snapshots: { type: 'string' },
+    build: { type: 'string', multiple: true },
+    runs: { type: 'string', default: '9' },
+    cases: { type: 'string' },
+    child: { type: 'string' },
+  },
+});
+const repo = path.resolve(import.meta.dirname, '..', '..', '..');
+
+interface Lap {
+  wall: number;
+  cpu: number;
+}
+
+/** One run, in this process: prints its laps as JSON. */
+async function child(file: string, build: string): Promise<void> {
+  // As the CLI does (src/cli/main.ts): bytecode from the cache, not compiled again.
+  module.enableCompileCache();
+  const { query, first, second } = deserialize(readFileSync(file)) as { query: unknown; first: unknown; second?: unknown };
+  const { nodeIndex } = (await import(path.join(build, 'engine', 'facts.js'))) as { nodeIndex: (s: unknown) => unknown };
+  const { diagnose } = (await import(path.join(build, 'engine', 'diagnose.js'))) as { diagnose: (r: unknown, s: unknown, q: unknown) => unknown };
+  const { ruleSet } = (await import(path.join(build, 'plugins.js'))) as { ruleSet: unknown };
+  const laps: Record<string, Lap> = {};
+  const timed = (name: string, fn: () => unknown) => {
+    const cpu = process.threadCpuUsage();
+    const start = performance.now();
+    fn();
+    const used = process.threadCpuUsage(cpu);
+    laps[name] = { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
+  };
+  timed('node index', () => nodeIndex(first));
+  timed('diagnosis', () => diagnose(ruleSet, first, query));
+  if (second) timed('second diagnosis', () => diagnose(ruleSet, second, query));
+  process.stdout.write(JSON.stringify(laps));
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+function parent(dir: string): void {
+  const builds = (values.build ?? ['dist']).map((b) => path.resolve(repo, b));
+  const runs = Number(values.runs);
+  const files = readdirSync(dir)
+    .filter((f) => /^case-[a-z]\.v8$/.test(f) && (!values.cases || values.cases.includes(f.charAt(5))))
+    .sort();
+  if (files.length === 0 || !(runs > 0)) throw new Error(`usage: node test/bench/live/cold.ts --snapshots DIR (with case-*.v8 from bench:live --snapshots) [--build DIR ...] [--runs N] [--cases abc]`);
+  console.log(`a fresh process per run, ${runs} runs per build, alternated; median wall ms [main-thread CPU ms]`);
+  for (const file of files) {
+    const got = builds.map(() => new Map<string, Lap[]>());
+    for (let r = 0; r < runs; r++) {
+      for (const [i, build] of builds.entries()) {
+        // The launcher's flags (bin/kubectl-why_pending).
+        const run = spawnSync(process.execPath, ['--max-semi-space-size=16', import.meta.filename, '--child', path.join(dir, file), '--build', build], { encoding: 'utf8' });
+        if (run.status !== 0) throw new Error(`${file} with ${build}: ${run.stderr.slice(0, 1000)}`);
+        for (const [lap, value] of Object.entries(JSON.parse(run.stdout) as Record<string, Lap>)) got[i]?.set(lap, [...(got[i]?.get(lap) ?? []), value]);
+      }
+    }
+    for (const [i, build] of builds.entries()) {
+      const laps = [...(got[i]?.entries() ?? [])].map(([lap, xs]) => `${lap} ${median(xs.map((x) => x.wall)).toFixed(0)} [${median(xs.map((x) => x.cpu)).toFixed(0)}]`);
+      console.log(`(${file.charAt(5)}) ${path.relative(repo, build) || build}: ${laps.join(', ')}`);
+    }
+  }
+}
+
+if (values.child) await child(values.child, values.build?.[0] ?? path.join(repo, 'dist'));
+else parent(path.resolve(values.snapshots ?? ''));
