@@ -1,6 +1,6 @@
 // Runs every whole-cluster scenario under test/scenarios/: each folder holds a dump
 // (cluster.yaml) and the expected diagnosis (expected.yaml). A new case is a new folder.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -11,6 +11,7 @@ import { reportHuman } from '../src/report/human/index.js';
 import { present } from '../src/report/present.js';
 import { readDump } from '../src/sources/dump/read.js';
 import { comparableFirstPlugin, nodeVerdict, type Verdict } from './support/probe-verdict.js';
+import { folderNames, readScenario, scenariosRoot } from './support/scenario-folders.js';
 import { expectValidDiagnosis } from './support/schema.js';
 
 interface Expected {
@@ -43,16 +44,13 @@ interface Probes {
   nodes: Record<string, Verdict>;
 }
 
-const root = path.join(import.meta.dirname, 'scenarios');
+const root = scenariosRoot;
 function readProbes(dir: string): Probes | undefined {
   const file = path.join(dir, 'probes.yaml');
   return existsSync(file) ? (parse(readFileSync(file, 'utf8')) as Probes) : undefined;
 }
 
-const folders = readdirSync(root, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
+const folders = folderNames(root);
 
 function pluginsOf(reasons: { plugin: string }[]): string[] {
   const out: string[] = [];
@@ -66,9 +64,8 @@ describe('whole-cluster scenarios', () => {
   });
 
   it.each(folders)('%s', async (folder) => {
-    const dir = path.join(root, folder);
-    const expected = parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as Expected;
-    const snapshot = await readDump(path.join(dir, expected.dump ?? 'cluster.yaml'), process.stdin);
+    const { dir, expected, dump } = readScenario<Expected>(root, folder);
+    const snapshot = await readDump(dump, process.stdin);
     const outcome = diagnose(ruleSet, snapshot, expected.query);
     if (outcome.kind !== 'diagnosis') throw new Error(`${folder}: no diagnosis (${outcome.kind})`);
     const d = outcome.diagnosis;

@@ -2,16 +2,14 @@
 // (cluster.yaml, or `dump:` naming another folder's) and expected.yaml: the scope (a namespace,
 // or every namespace; a -l selector) and the groups expected, largest first, each with its
 // cause, owners and pods. A new case is a new folder.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { parseSelector } from '../src/cli/selector.js';
 import { triage, type TriageScope } from '../src/engine/triage.js';
 import { ruleSet } from '../src/plugins.js';
 import { reportTriageHuman } from '../src/report/triage/human.js';
 import { presentTriage } from '../src/report/triage/present.js';
 import { readDump } from '../src/sources/dump/read.js';
+import { folderNames, readScenario, triageScenariosRoot as root } from './support/scenario-folders.js';
 import { expectValidTriage } from './support/schema.js';
 
 interface ExpectedGroup {
@@ -34,15 +32,13 @@ interface Expected {
   dump?: string;
 }
 
-const root = path.join(import.meta.dirname, 'triage-scenarios');
-const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const folders = folderNames(root);
 
 describe.each(folders)('triage scenario %s', (folder) => {
-  const dir = path.join(root, folder);
-  const expected = parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as Expected;
+  const { expected, dump } = readScenario<Expected>(root, folder);
 
   it(expected.description.split('. ')[0] ?? folder, async () => {
-    const snapshot = await readDump(path.join(dir, expected.dump ?? 'cluster.yaml'), process.stdin);
+    const snapshot = await readDump(dump, process.stdin);
     const scope: TriageScope = {
       ...(expected.scope.namespace !== undefined ? { namespace: expected.scope.namespace } : {}),
       ...(expected.scope.selector !== undefined ? { selector: parseSelector(expected.scope.selector) } : {}),

@@ -4,10 +4,7 @@
 // (each rule then filters every node, and its own early return must give the same), and the
 // two diagnoses must be the same. The judge's side: a skipped rule's filter is never called,
 // and a Skip drawn from a gap is not taken.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { buildContext } from '../../src/engine/facts.js';
 import { judge } from '../../src/engine/judge.js';
@@ -17,9 +14,9 @@ import { present } from '../../src/report/present.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
 import { node, pod } from '../support/builders.js';
+import { folderNames, readScenario, scenariosRoot } from '../support/scenario-folders.js';
 
-const root = path.join(import.meta.dirname, '..', 'scenarios');
-const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const folders = folderNames(scenariosRoot);
 
 /** The registry's rules with each PreFilter outcome passed through `wrap`. */
 function withPreFilter(wrap: (outcome: PreFilterOutcome) => PreFilterOutcome): RuleSet {
@@ -42,9 +39,7 @@ const ignoringSkips = withPreFilter(({ skip: _, ...rest }) => rest);
 describe('a PreFilter Skip gives the same diagnosis as filtering every node', () => {
   for (const folder of folders) {
     it(folder, async () => {
-      const dir = path.join(root, folder);
-      const expected = parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as { query: { namespace: string; name: string }; dump?: string };
-      const file = path.join(dir, expected.dump ?? 'cluster.yaml');
+      const { expected, dump: file } = readScenario<{ query: { namespace: string; name: string }; dump?: string }>(scenariosRoot, folder);
       const snapshot = await readDump(file, process.stdin);
       const a = diagnose(counting, snapshot, expected.query);
       // Read again: node facts and rule states are kept per read, and this run must build its own.

@@ -1,8 +1,6 @@
 // -o yaml is written by our own writer (src/report/yaml.ts), not the yaml library's document
 // model. What it must keep: the JSON's data exactly, read back by a YAML 1.2 reader and by a
 // YAML 1.1 one (where `yes`, `on` and `y` are booleans), in kubectl's block layout.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -14,6 +12,7 @@ import { triageReporters } from '../../src/report/triage/index.js';
 import { presentTriage } from '../../src/report/triage/present.js';
 import { reportYaml, toYaml } from '../../src/report/yaml.js';
 import { readDump } from '../../src/sources/dump/read.js';
+import { folderNames, readScenario, scenariosRoot, triageScenariosRoot } from '../support/scenario-folders.js';
 
 const both = (text: string) => [parse(text), parse(text, { version: '1.1' })];
 
@@ -73,13 +72,10 @@ describe('the YAML writer', () => {
 });
 
 describe('-o yaml holds the -o json data, for every scenario folder', () => {
-  const root = path.join(import.meta.dirname, '..', 'scenarios');
-  const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-  for (const folder of folders) {
+  for (const folder of folderNames(scenariosRoot)) {
     it(folder, async () => {
-      const dir = path.join(root, folder);
-      const expected = parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as { query: { namespace: string; name: string }; dump?: string };
-      const outcome = diagnose(ruleSet, await readDump(path.join(dir, expected.dump ?? 'cluster.yaml'), process.stdin), expected.query);
+      const { expected, dump } = readScenario<{ query: { namespace: string; name: string }; dump?: string }>(scenariosRoot, folder);
+      const outcome = diagnose(ruleSet, await readDump(dump, process.stdin), expected.query);
       if (outcome.kind !== 'diagnosis') return;
       let json = '';
       let yaml = '';
@@ -91,12 +87,9 @@ describe('-o yaml holds the -o json data, for every scenario folder', () => {
 });
 
 describe('a triage\'s -o yaml holds its -o json data, for every triage scenario folder', () => {
-  const root = path.join(import.meta.dirname, '..', 'triage-scenarios');
-  const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-  for (const folder of folders) {
+  for (const folder of folderNames(triageScenariosRoot)) {
     it(folder, async () => {
-      const expected = parse(readFileSync(path.join(root, folder, 'expected.yaml'), 'utf8')) as { dump?: string };
-      const snapshot = await readDump(path.join(root, folder, expected.dump ?? 'cluster.yaml'), process.stdin);
+      const snapshot = await readDump(readScenario(triageScenariosRoot, folder).dump, process.stdin);
       const report = presentTriage({ scope: {}, source: snapshot.source, diagnoses: triage(ruleSet, snapshot, {}) });
       expect(report.groups.length).toBeGreaterThan(0);
       let json = '';

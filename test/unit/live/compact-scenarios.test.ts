@@ -2,11 +2,8 @@
 // (compactNeighbour). Proof that it cuts nothing read: every scenario folder is diagnosed
 // twice, once from its dump as written and once with its neighbour pods cut as a live read
 // cuts them, and the two diagnoses (JSON and human report) must be the same.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import { ruleSet } from '../../../src/plugins.js';
 import { reportHuman } from '../../../src/report/human/index.js';
@@ -14,9 +11,9 @@ import { present } from '../../../src/report/present.js';
 import { readDump } from '../../../src/sources/dump/read.js';
 import { compactNeighbour } from '../../../src/sources/live/compact.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
+import { folderNames, readScenario, scenariosRoot } from '../../support/scenario-folders.js';
 
-const root = path.join(import.meta.dirname, '..', '..', 'scenarios');
-const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const folders = folderNames(scenariosRoot);
 
 function outcomeOf(snapshot: Snapshot, query: { namespace: string; name: string }): { json: string; human: string } {
   const outcome = diagnose(ruleSet, snapshot, query);
@@ -30,9 +27,7 @@ describe('neighbour pods cut as a live read cuts them give the same diagnosis', 
   let cutPods = 0;
   for (const folder of folders) {
     it(folder, async () => {
-      const dir = path.join(root, folder);
-      const expected = parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as { query: { namespace: string; name: string }; dump?: string };
-      const file = path.join(dir, expected.dump ?? 'cluster.yaml');
+      const { expected, dump: file } = readScenario<{ query: { namespace: string; name: string }; dump?: string }>(scenariosRoot, folder);
       const whole = await readDump(file, process.stdin);
       const cut = await readDump(file, process.stdin);
       // The pod asked about is read whole (a GET of its own); so is every unbound pod.
