@@ -1,6 +1,7 @@
 // Builds the facts rules read: the pod's effective request, and for each node its
 // non-terminal pods and what they request (the scheduler's NodeInfo), computed once.
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { NodeRecord } from '../snapshot/types.js';
 import { UnreadableQuantity, type QuantityPlace } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
@@ -74,7 +75,7 @@ interface PodsOnNode {
 }
 
 /** A node's facts; `found`: what is known of its pods already (the index's pass). */
-export function nodeFacts(node: V1Node, boundPods: V1Pod[], found?: PodsOnNode): NodeFacts {
+export function nodeFacts(node: NodeRecord, boundPods: V1Pod[], found?: PodsOnNode): NodeFacts {
   const requested = requestedOn(boundPods, found?.sum);
   const name = node.metadata?.name ?? '';
   return {
@@ -124,9 +125,9 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
 // A node without pods has the same facts in every snapshot that holds the same node object: a
 // follow-up read adds the pods of 20 nodes to a read of 5,000 whose pods were left unread, and
 // the others keep theirs (allocatable is not parsed again).
-const podless = new WeakMap<V1Node, NodeFacts>();
+const podless = new WeakMap<NodeRecord, NodeFacts>();
 
-function podlessFacts(node: V1Node): NodeFacts {
+function podlessFacts(node: NodeRecord): NodeFacts {
   let facts = podless.get(node);
   if (!facts) {
     facts = nodeFacts(node, []);

@@ -1,6 +1,7 @@
 // Shared shapes between the rules and the engine. Rules get precomputed facts about the pod
 // and each node, so that request arithmetic and pod-to-node grouping are done once.
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { NodeRecord } from '../snapshot/types.js';
 import type { Snapshot, CollectionName } from '../snapshot/types.js';
 import type { PluginName, StatusCode } from './plugins.js';
 import type { ReasonDetail } from './reasons.js';
@@ -30,7 +31,7 @@ export interface PodFacts {
 }
 
 export interface NodeFacts {
-  node: V1Node;
+  node: NodeRecord;
   name: string;
   labels: Record<string, string>;
   /** Non-terminal pods bound to this node, the target pod excluded. */

@@ -11,7 +11,8 @@ import type {
   V1Deployment,
   V1Job,
   V1LimitRange,
-  V1Node,
+  V1NodeSpec,
+  V1NodeStatus,
   V1PersistentVolume,
   V1PersistentVolumeClaim,
   V1Pod,
@@ -98,10 +99,30 @@ export interface ClusterEvent {
   reporter: string;
 }
 
+/**
+ * What the engine reads of a node, and all a live read keeps of one (compact.ts, and the
+ * protobuf decoder protobuf/node.ts, which reads exactly these fields): its name and labels,
+ * its cordon and taints, its capacity, allocatable and conditions; the uid tells one node
+ * object from another. A dump's nodes are whole V1Nodes (a V1Node is a NodeRecord). Typed
+ * this way, a rule or story that starts reading another field of a node does not compile
+ * until the field is added here, and so to the live read.
+ */
+export const nodeRecordFields = {
+  metadata: ['name', 'uid', 'labels'],
+  spec: ['unschedulable', 'taints'],
+  status: ['capacity', 'allocatable', 'conditions'],
+} as const satisfies { metadata: readonly (keyof V1ObjectMeta)[]; spec: readonly (keyof V1NodeSpec)[]; status: readonly (keyof V1NodeStatus)[] };
+
+export interface NodeRecord {
+  metadata?: Pick<V1ObjectMeta, (typeof nodeRecordFields.metadata)[number]>;
+  spec?: Pick<V1NodeSpec, (typeof nodeRecordFields.spec)[number]>;
+  status?: Pick<V1NodeStatus, (typeof nodeRecordFields.status)[number]>;
+}
+
 /** The kinds a snapshot holds, by their collection name. */
 export interface Collections {
   pods: V1Pod[];
-  nodes: V1Node[];
+  nodes: NodeRecord[];
   events: ClusterEvent[];
   persistentVolumeClaims: V1PersistentVolumeClaim[];
   persistentVolumes: V1PersistentVolume[];

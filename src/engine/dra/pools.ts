@@ -3,7 +3,8 @@
 // nodeSelector matches (with perDeviceNodeSelection, each device says so itself). Slices of one
 // pool (driver + pool name) count only at the pool's newest generation; a pool with fewer slices
 // at that generation than resourceSliceCount is incomplete (still being published).
-import type { V1Device, V1Node, V1NodeSelector, V1ResourceSlice } from '@kubernetes/client-node';
+import type { V1Device, V1NodeSelector, V1ResourceSlice } from '@kubernetes/client-node';
+import type { NodeRecord } from '../../snapshot/types.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
 
 export interface PoolDevice {
@@ -28,14 +29,14 @@ export function deviceId(driver: string, pool: string, device: string): string {
   return `${driver}/${pool}/${device}`;
 }
 
-function nodeMatches(node: V1Node, nodeName: string | undefined, allNodes: boolean | undefined, selector: V1NodeSelector | undefined): boolean {
+function nodeMatches(node: NodeRecord, nodeName: string | undefined, allNodes: boolean | undefined, selector: V1NodeSelector | undefined): boolean {
   if (nodeName) return nodeName === node.metadata?.name;
   if (allNodes) return true;
   if (selector) return evaluateNodeSelector(selector, node).matched;
   return false;
 }
 
-export function poolsFor(node: V1Node, slices: readonly V1ResourceSlice[]): NodePools {
+export function poolsFor(node: NodeRecord, slices: readonly V1ResourceSlice[]): NodePools {
   const newest = new Map<string, number>();
   for (const s of slices) {
     const key = `${s.spec.driver}/${s.spec.pool.name}`;

@@ -2,7 +2,8 @@
 // template) would say, node objects for labels and cordons, the bound pods for preemption.
 // The copy is built the way buildContext builds the original, so the replay reads it exactly
 // as the diagnosis read the cluster.
-import type { V1Container, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { NodeRecord } from '../../snapshot/types.js';
 import { nodeFacts, podFacts, podKey } from '../facts.js';
 import { samePositions } from '../judge.js';
 import type { NodeFacts, RuleContext } from '../model.js';
@@ -65,7 +66,7 @@ function patchPod(pod: V1Pod, change: Change): void {
  * Patches a copy of the node (see nodeCopy) when `change` touches it (`touches`: the nodes it
  * names, as a set: a labelling may name 4,000). It replaces, never changes, what it edits.
  */
-function patchNode(node: V1Node, change: Change, touches: ReadonlySet<string>): void {
+function patchNode(node: NodeRecord, change: Change, touches: ReadonlySet<string>): void {
   if (!touches.has(node.metadata?.name ?? '')) return;
   switch (change.kind) {
     case 'labelNodes': {
@@ -100,7 +101,7 @@ export function editsPodSpec(change: Change): boolean {
  * in place; it never edits the old ones). A deep copy of 4,000 labelled nodes, status and all,
  * was most of a replay's cost.
  */
-function nodeCopy(node: V1Node, withSpec: boolean): V1Node {
+function nodeCopy(node: NodeRecord, withSpec: boolean): NodeRecord {
   return { ...node, ...(node.metadata ? { metadata: { ...node.metadata } } : {}), ...(withSpec && node.spec ? { spec: { ...node.spec } } : {}) };
 }
 
@@ -179,10 +180,10 @@ function patchedNode(facts: NodeFacts, edits: NodeChanges): NodeFacts {
  * so the two lists are walked together. The patched facts keep the names in their places, so
  * they share the original's index of names.
  */
-function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: V1Node[]; facts: NodeFacts[] } {
+function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: NodeRecord[]; facts: NodeFacts[] } {
   const objects = ctx.snapshot.objects.nodes;
   if (objects.length !== ctx.nodes.length) throw new Error('node facts out of step with the node objects');
-  const outObjects: V1Node[] = new Array<V1Node>(objects.length);
+  const outObjects: NodeRecord[] = new Array<NodeRecord>(objects.length);
   const outFacts: NodeFacts[] = new Array<NodeFacts>(objects.length);
   for (let i = 0; i < objects.length; i++) {
     const facts = ctx.nodes[i] as NodeFacts;

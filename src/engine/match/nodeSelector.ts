@@ -1,7 +1,8 @@
 // v1.NodeSelector semantics (component-helpers/scheduling/corev1/nodeaffinity): terms are ORed,
 // requirements inside a term ANDed; matchFields supports only metadata.name; an empty term
 // matches nothing.
-import type { V1Node, V1NodeSelector, V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod } from '@kubernetes/client-node';
+import type { V1NodeSelector, V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod } from '@kubernetes/client-node';
+import type { NodeRecord } from '../../snapshot/types.js';
 
 export interface RequirementResult {
   requirement: V1NodeSelectorRequirement;
@@ -15,7 +16,7 @@ export interface TermResult {
   requirements: RequirementResult[];
 }
 
-export function evaluateTerm(term: V1NodeSelectorTerm, node: V1Node): TermResult {
+export function evaluateTerm(term: V1NodeSelectorTerm, node: NodeRecord): TermResult {
   const labels = node.metadata?.labels ?? {};
   const fields: Record<string, string> = { 'metadata.name': node.metadata?.name ?? '' };
   const requirements: RequirementResult[] = [
@@ -33,7 +34,7 @@ export function evaluateTerm(term: V1NodeSelectorTerm, node: V1Node): TermResult
   return { term, matched: requirements.length > 0 && requirements.every((r) => r.matched), requirements };
 }
 
-export function evaluateNodeSelector(selector: V1NodeSelector, node: V1Node): { matched: boolean; terms: TermResult[] } {
+export function evaluateNodeSelector(selector: V1NodeSelector, node: NodeRecord): { matched: boolean; terms: TermResult[] } {
   const terms = selector.nodeSelectorTerms.map((term) => evaluateTerm(term, node));
   return { matched: terms.some((t) => t.matched), terms };
 }
@@ -85,7 +86,7 @@ export function formatRequirement(requirement: V1NodeSelectorRequirement): strin
 }
 
 /** component-helpers nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND required terms. */
-export function matchesRequiredNodeAffinity(pod: V1Pod, node: V1Node): boolean {
+export function matchesRequiredNodeAffinity(pod: V1Pod, node: NodeRecord): boolean {
   const labels = node.metadata?.labels ?? {};
   const selectorOk = Object.entries(pod.spec?.nodeSelector ?? {}).every(([key, value]) => matchesNodeRequirement({ key, operator: 'In', values: [value] }, labels));
   if (!selectorOk) return false;

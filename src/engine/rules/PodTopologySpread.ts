@@ -9,7 +9,8 @@
 // where the global minimum is 0 while there are fewer eligible domains than minDomains.
 // The scheduler stops at a node's first failing constraint; we report every failing one, in the
 // pod's order, so the first is the scheduler's.
-import type { V1LabelSelector, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import type { NodeRecord } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
@@ -108,7 +109,7 @@ function constraintsOf(pod: V1Pod): Constraint[] {
 }
 
 
-function passesInclusionPolicies(constraint: Constraint, pod: V1Pod, node: V1Node): boolean {
+function passesInclusionPolicies(constraint: Constraint, pod: V1Pod, node: NodeRecord): boolean {
   if (constraint.ref.nodeAffinityPolicy === 'Honor' && !matchesRequiredNodeAffinity(pod, node)) return false;
   if (constraint.ref.nodeTaintsPolicy === 'Honor' && untoleratedTaints(node.spec?.taints ?? [], pod.spec?.tolerations ?? []).length > 0) return false;
   return true;

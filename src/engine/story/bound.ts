@@ -2,7 +2,8 @@
 // whether the node is Ready, whether its kubelet has said anything about the pod since, which
 // containers wait and why, and the warnings that explain it. No clock: times are carried as data
 // (ms since the epoch) with `asOf`, the newest time in the input, to measure ages against.
-import type { V1ContainerStatus, V1Node, V1NodeCondition, V1Pod } from '@kubernetes/client-node';
+import type { V1ContainerStatus, V1NodeCondition, V1Pod } from '@kubernetes/client-node';
+import type { NodeRecord } from '../../snapshot/types.js';
 import { newestOf, toTime, type ClusterEvent, type Snapshot } from '../../snapshot/types.js';
 import type { BoundStory, ConditionState, ContainerWait, InitRunning } from '../diagnosis.js';
 import { groupByReason } from './events.js';
@@ -82,7 +83,7 @@ export function initRunning(pod: V1Pod): InitRunning | undefined {
 }
 
 /** The newest time the input holds: what ages are measured against, since the engine has no clock. */
-export function newestTime(snapshot: Snapshot, pod: V1Pod, node: V1Node | undefined): number | undefined {
+export function newestTime(snapshot: Snapshot, pod: V1Pod, node: NodeRecord | undefined): number | undefined {
   const times: (number | undefined)[] = snapshot.objects.events.map((e) => e.time);
   for (const c of pod.status?.conditions ?? []) times.push(toTime(c.lastTransitionTime), toTime(c.lastProbeTime));
   for (const { status } of orderedStatuses(pod)) {
@@ -92,7 +93,7 @@ export function newestTime(snapshot: Snapshot, pod: V1Pod, node: V1Node | undefi
   return newestOf(times);
 }
 
-export function boundStory(snapshot: Snapshot, pod: V1Pod, node: V1Node | undefined, podEvents: readonly ClusterEvent[]): BoundStory {
+export function boundStory(snapshot: Snapshot, pod: V1Pod, node: NodeRecord | undefined, podEvents: readonly ClusterEvent[]): BoundStory {
   const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
   const scheduled = scheduledAt(pod, podEvents);
   const startTime = toTime(pod.status?.startTime);

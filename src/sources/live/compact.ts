@@ -1,8 +1,11 @@
 // The records a live read keeps of the objects it lists by the thousand: the pods on candidate
 // nodes (and every pod, above the per-node limit), and the nodes. Each is cut, page by page as
 // it arrives, to what the engine reads of it; the rest of a page is garbage once parsed.
-// - Nodes: status.images (every image on the node, often the largest part of a Node) goes, as
-//   in a dump (sources/dump/slim.ts). managedFields are gone already (Transport.list).
+// - Nodes: a new record of the fields the engine reads (NodeRecord, snapshot/types.ts): name,
+//   uid, labels, cordon, taints, capacity, allocatable, conditions. status.images (every image
+//   on the node, often the largest part of a Node) and managedFields are cut from the page's
+//   bytes before it is parsed (Transport.list); annotations, addresses and nodeInfo go here.
+//   A node list read in protobuf (protobuf/node.ts) is decoded straight into this record.
 // - Neighbour pods (pods bound to a node; never the pod being diagnosed, which is read apart,
 //   whole): a new record holding only the fields named below, so that what is kept of 50,000
 //   pods is small and in V8's compact object layout (deleting fields from the parsed object
@@ -17,17 +20,21 @@
 //   test/unit/live/compact-scenarios.test.ts diagnoses every scenario folder with its
 //   neighbour pods cut so and whole: a field the engine starts reading must be added here.
 // - cluster-autoscaler's status ConfigMap (one GET, fetch.ts): its name, namespace and `status` key.
-import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1Pod, V1PodResourceClaim, V1PodStatus, V1Volume } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1NodeCondition, V1Pod, V1PodResourceClaim, V1PodStatus, V1Taint, V1Volume } from '@kubernetes/client-node';
+import { nodeRecordFields, type NodeRecord } from '../../snapshot/types.js';
 
 type Fields<T> = readonly (keyof T & string)[];
 
-/** A new object with those of `fields` that `from` holds (and not undefined), in that order. */
+/**
+ * A new object with those of `fields` that `from` holds, in that order. JSON's null (a zero
+ * time: metav1.Time writes null) is left out as absent, as the protobuf read has it.
+ */
 function pick<T extends object>(from: T | undefined, fields: readonly (keyof T & string)[] | readonly string[]): T {
   const out: Partial<T> = {};
   if (!from) return out as T;
   for (const field of fields) {
     const value = (from as Record<string, unknown>)[field];
-    if (value !== undefined) (out as Record<string, unknown>)[field] = value;
+    if (value !== undefined && value !== null) (out as Record<string, unknown>)[field] = value;
   }
   return out as T;
 }
@@ -40,6 +47,8 @@ const specFields: Fields<NonNullable<V1Pod['spec']>> = [
 const containerFields: Fields<V1Container> = ['name', 'resources', 'ports', 'restartPolicy', 'resizePolicy'];
 const containerStatusFields: Fields<V1ContainerStatus> = ['name', 'allocatedResources', 'resources'];
 const statusFields: Fields<V1PodStatus> = ['phase', 'startTime', 'nominatedNodeName', 'resize', 'resourceClaimStatuses'];
+const taintFields: ReadonlySet<keyof V1Taint> = new Set(['key', 'value', 'effect', 'timeAdded']);
+const conditionFields: ReadonlySet<keyof V1NodeCondition> = new Set(['type', 'status', 'lastHeartbeatTime', 'lastTransitionTime', 'reason', 'message']);
 const claimFields: Fields<V1PodResourceClaim> = ['name', 'resourceClaimName', 'resourceClaimTemplateName'];
 
 /** How the apiserver's JSON writes a kept field: a string always (`s`) or omitted when empty (`S`), a bool omitted when false (`b`), a list of strings (`l`). */
@@ -105,10 +114,34 @@ export function compactNeighbour(pod: V1Pod): V1Pod {
   return out;
 }
 
-/** A node without its image list. Changes `node` in place and returns it. */
-export function compactNode(node: V1Node): V1Node {
-  if (node.status) delete node.status.images;
-  return node;
+/**
+ * Those of `fields` that `from` holds, in `from`'s own order: a report quotes a node's taint as
+ * the source wrote it (the apiserver in its Go struct's order, `kubectl get -o json` sorted), so
+ * the cut taint keeps that order. JSON's null is left out, as in `pick`.
+ */
+function pickInOwnOrder<T extends object>(from: T, fields: ReadonlySet<keyof T>): T {
+  const out: Partial<T> = {};
+  for (const [field, value] of Object.entries(from)) {
+    if (fields.has(field as keyof T) && value !== undefined && value !== null) (out as Record<string, unknown>)[field] = value;
+  }
+  return out as T;
+}
+
+/** A node as the engine reads it (NodeRecord): a new, smaller record of the fields named there. */
+export function compactNode(node: V1Node): NodeRecord {
+  const out: NodeRecord = {};
+  if (node.metadata) out.metadata = pick(node.metadata, nodeRecordFields.metadata);
+  if (node.spec) {
+    const spec = pick(node.spec, nodeRecordFields.spec);
+    if (spec.taints) spec.taints = spec.taints.map((t) => pickInOwnOrder(t, taintFields));
+    out.spec = spec;
+  }
+  if (node.status) {
+    const status = pick(node.status, nodeRecordFields.status);
+    if (status.conditions) status.conditions = status.conditions.map((c) => pickInOwnOrder(c, conditionFields));
+    out.status = status;
+  }
+  return out;
 }
 
 /** cluster-autoscaler's status ConfigMap as the engine reads it: its identity and the `status` key, nothing else. */

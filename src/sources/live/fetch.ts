@@ -28,12 +28,12 @@ import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
 import { parseQuery, resolve } from '../../engine/target.js';
 import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
 import { ruleSet } from '../../plugins.js';
-import { emptyCollections, type CollectionName, type Collections, type Gap, type Snapshot } from '../../snapshot/types.js';
+import { emptyCollections, type CollectionName, type Collections, type Gap, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
 import { compactNeighbour, compactNode, statusOnly } from './compact.js';
-import { neighbourPodPages } from './protobuf/envelope.js';
+import { neighbourPodPages, nodePages } from './protobuf/envelope.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
@@ -244,8 +244,9 @@ class LiveReader {
     dropArrays?: readonly string[],
     onPage?: (items: readonly T[]) => void,
   ): Promise<T[] | undefined> {
-    // Pods on nodes are read in protobuf and decoded straight into compactNeighbour's records.
-    const decodeProtobuf = (reduce as unknown) === compactNeighbour ? this.neighbourPages : undefined;
+    // Pods on nodes and nodes are read in protobuf, decoded straight into the records
+    // compactNeighbour and compactNode keep (a server that answers JSON is read as JSON).
+    const decodeProtobuf = (reduce as unknown) === compactNeighbour ? this.neighbourPages : (reduce as unknown) === compactNode ? nodePages() : undefined;
     const items = await this.guarded(r, 'list', namespace, what, () =>
       this.transport.list<T>(
         { path: pathOf(r, namespace), query, what, ...(decodeProtobuf ? { decodeProtobuf } : {}) },
@@ -495,12 +496,12 @@ class LiveReader {
    */
   private listNodes(early?: V1Pod): Promise<void> {
     let looked = false;
-    const onPage = (nodes: readonly V1Node[]) => {
+    const onPage = (nodes: readonly NodeRecord[]) => {
       if (looked || !early) return;
       looked = true;
       if (candidateNodes(ruleSet.rules, early, nodes, this.snapshot()).names.length > this.perObjectReadsUpTo) this.startEveryPod();
     };
-    this.nodesListed ??= this.listOf<V1Node>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode, ['images'], onPage).then(() => undefined);
+    this.nodesListed ??= this.listOf<NodeRecord>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode, ['images'], onPage).then(() => undefined);
     return this.nodesListed;
   }
 

@@ -11,7 +11,8 @@
 // - Pod selections: the label selectors (and namespaces) of the pod's required pod affinity and
 //   anti-affinity terms and of its DoNotSchedule spread constraints, whose matching pods count
 //   wherever they run.
-import type { V1LabelSelector, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import type { NodeRecord } from '../../snapshot/types.js';
 import { nodeFacts, podFacts } from '../../engine/facts.js';
 import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from '../../engine/match/labelSelector.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleContext } from '../../engine/model.js';
@@ -25,7 +26,7 @@ export interface Candidates {
   failsPreFilter: boolean;
 }
 
-function emptyNodeFacts(node: V1Node): NodeFacts | undefined {
+function emptyNodeFacts(node: NodeRecord): NodeFacts | undefined {
   try {
     return nodeFacts(node, []);
   } catch {
@@ -83,7 +84,7 @@ function nodeOnlyRules(rules: readonly FilterRule[], pod: PodFacts): { rule: Fil
  * `snapshot` supplies claims, volumes and classes for the PreFilters that narrow the nodes;
  * they run only when what they need was read without a gap.
  */
-export function candidateNodes(rules: readonly FilterRule[], pod: V1Pod, nodes: readonly V1Node[], snapshot: Snapshot): Candidates {
+export function candidateNodes(rules: readonly FilterRule[], pod: V1Pod, nodes: readonly NodeRecord[], snapshot: Snapshot): Candidates {
   let facts: PodFacts | undefined;
   try {
     facts = podFacts(pod);

@@ -9,13 +9,14 @@ import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
 import { isClusterAutoscalerEvent, isKarpenterEvent } from '../../engine/story/autoscaler.js';
 import type { TriageScope } from '../../engine/triage.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
-import { emptyCollections, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
+import { emptyCollections, type CollectionName, type Gap, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { LiveConfig } from './config.js';
-import { statusOnly } from './compact.js';
+import { compactNode, statusOnly } from './compact.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
+import { nodePages } from './protobuf/envelope.js';
 import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
-import { Transport } from './transport.js';
+import { Transport, type GetRequest } from './transport.js';
 import type { ReadLiveOptions } from './fetch.js';
 
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
@@ -23,6 +24,13 @@ const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 // Read per namespace holding pending pods (or once across all with -A).
 const perNamespace: readonly CollectionName[] = ['replicaSets', 'deployments', 'statefulSets', 'daemonSets', 'jobs', 'cronJobs', 'limitRanges', 'resourceQuotas', 'persistentVolumeClaims', 'podDisruptionBudgets'];
 const clusterWide: readonly CollectionName[] = ['persistentVolumes', 'storageClasses', 'csiNodes', 'priorityClasses'];
+
+/** How a list is read and cut (Transport.list): nodes in protobuf, or as JSON cut to NodeRecord. */
+interface ListCut<T> {
+  decodeProtobuf?: GetRequest['decodeProtobuf'];
+  reduce?: (item: T) => T;
+  dropArrays?: readonly string[];
+}
 
 export async function readTriageLive(config: LiveConfig, scope: TriageScope, progress: (line: string) => void, options: ReadLiveOptions = {}): Promise<Snapshot> {
   const transport = new Transport(config, options);
@@ -38,9 +46,12 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
   };
   const notServed = (error: unknown) => error instanceof ApiStatusError && error.status === 404;
-  const list = async <T>(r: Resource, namespace: string | undefined, what: string, query: Record<string, string> = {}): Promise<T[] | undefined> => {
+  const list = async <T>(r: Resource, namespace: string | undefined, what: string, query: Record<string, string> = {}, cut: ListCut<T> = {}): Promise<T[] | undefined> => {
     try {
-      return await transport.list<T>({ path: pathOf(r, namespace), query, what }, { onPage: (count) => count >= 500 && progress(`${what} (${count} so far)`) });
+      return await transport.list<T>(
+        { path: pathOf(r, namespace), query, what, ...(cut.decodeProtobuf ? { decodeProtobuf: cut.decodeProtobuf } : {}) },
+        { ...(cut.reduce ? { reduce: cut.reduce } : {}), ...(cut.dropArrays ? { dropArrays: cut.dropArrays } : {}), onPage: (count) => count >= 500 && progress(`${what} (${count} so far)`) },
+      );
     } catch (error) {
       refused(error, r, 'list', namespace, what);
       return undefined;
@@ -101,7 +112,8 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     progress(`${pending.length} pending pod${pending.length === 1 ? '' : 's'}: reading nodes, bound pods, events, owners and policies once for all`);
     const seen = new Set(pending.map((p) => p.metadata?.uid ?? `${p.metadata?.namespace}/${p.metadata?.name}`));
     await Promise.all([
-      list<never>(resources.nodes, undefined, 'listing nodes').then((items) => void objects.nodes.push(...(items ?? []))),
+      // Nodes as a single pod's read keeps them (NodeRecord): in protobuf, or cut from JSON.
+      list<NodeRecord>(resources.nodes, undefined, 'listing nodes', {}, { decodeProtobuf: nodePages(), reduce: compactNode, dropArrays: ['images'] }).then((items) => void objects.nodes.push(...(items ?? []))),
       list<V1Pod>(resources.pods, undefined, 'listing pods bound to nodes', { fieldSelector: `spec.nodeName!=,${nonTerminal}` }).then((items) => {
         for (const pod of items ?? []) if (!seen.has(pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`)) objects.pods.push(pod);
       }),

@@ -1,7 +1,8 @@
-// The live reader cuts every pod bound to another node to what the engine reads of it
-// (compactNeighbour). Proof that it cuts nothing read: every scenario folder is diagnosed
-// twice, once from its dump as written and once with its neighbour pods cut as a live read
-// cuts them, and the two diagnoses (JSON and human report) must be the same.
+// The live reader cuts every pod bound to another node (compactNeighbour) and every listed node
+// (compactNode, the NodeRecord type) to what the engine reads of it. Proof that it cuts nothing
+// read: every scenario folder is diagnosed twice, once from its dump as written and once with
+// its neighbour pods and nodes cut as a live read cuts them, and the two diagnoses (JSON and
+// human report) must be the same.
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
@@ -9,7 +10,7 @@ import { ruleSet } from '../../../src/plugins.js';
 import { reportHuman } from '../../../src/report/human/index.js';
 import { present } from '../../../src/report/present.js';
 import { readDump } from '../../../src/sources/dump/read.js';
-import { compactNeighbour } from '../../../src/sources/live/compact.js';
+import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
 import { folderNames, readScenario, scenariosRoot } from '../../support/scenario-folders.js';
 
@@ -23,8 +24,9 @@ function outcomeOf(snapshot: Snapshot, query: { namespace: string; name: string 
   return { json: JSON.stringify(present(outcome.diagnosis)), human };
 }
 
-describe('neighbour pods cut as a live read cuts them give the same diagnosis', () => {
+describe('neighbour pods and nodes cut as a live read cuts them give the same diagnosis', () => {
   let cutPods = 0;
+  let cutNodes = 0;
   for (const folder of folders) {
     it(folder, async () => {
       const { expected, dump: file } = readScenario<{ query: { namespace: string; name: string }; dump?: string }>(scenariosRoot, folder);
@@ -37,6 +39,7 @@ describe('neighbour pods cut as a live read cuts them give the same diagnosis', 
         cutPods++;
         return compactNeighbour(p);
       });
+      cut.objects.nodes = cut.objects.nodes.map((n) => (cutNodes++, compactNode(n)));
       const a = outcomeOf(whole, expected.query);
       const b = outcomeOf(cut, expected.query);
       expect(b.json).toBe(a.json);
@@ -45,4 +48,5 @@ describe('neighbour pods cut as a live read cuts them give the same diagnosis', 
   }
   // Not a vacuous comparison: the folders hold bound pods of every kind the stories read.
   it('cut pods in the folders', () => expect(cutPods).toBeGreaterThan(200));
+  it('cut nodes in the folders', () => expect(cutNodes).toBeGreaterThan(300));
 });

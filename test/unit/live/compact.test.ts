@@ -83,8 +83,39 @@ describe('compactNeighbour', () => {
 });
 
 describe('compactNode', () => {
-  it('drops the image list only', () => {
-    const node: V1Node = { metadata: { name: 'n1' }, status: { images: [{ names: ['x'] }], allocatable: { cpu: '4' } } };
-    expect(compactNode(node)).toEqual({ metadata: { name: 'n1' }, status: { allocatable: { cpu: '4' } } });
+  const whole: V1Node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'n1', uid: 'u-1', resourceVersion: '7', labels: { zone: 'a' }, annotations: { 'node.alpha.kubernetes.io/ttl': '0' } },
+    spec: { podCIDR: '10.0.0.0/24', providerID: 'aws:///i-1', unschedulable: true, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule', timeAdded: null as unknown as Date }] },
+    status: {
+      images: [{ names: ['x'] }],
+      capacity: { cpu: '4' },
+      allocatable: { cpu: '3900m' },
+      // JSON's zero metav1.Time is null: read as no time, as the protobuf read has it.
+      conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: null as unknown as Date, lastTransitionTime: new Date('2026-11-30T10:00:00Z'), reason: 'KubeletReady', message: 'ok' }],
+      addresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
+      nodeInfo: { architecture: 'amd64', bootID: '', containerRuntimeVersion: '', kernelVersion: '', kubeProxyVersion: '', kubeletVersion: 'v1.37.2', machineID: '', operatingSystem: 'linux', osImage: '', systemUUID: '' },
+    },
+  };
+
+  it('keeps what the engine reads (NodeRecord), in JSON order, and nothing else', () => {
+    expect(JSON.stringify(compactNode(whole))).toBe(
+      JSON.stringify({
+        metadata: { name: 'n1', uid: 'u-1', labels: { zone: 'a' } },
+        spec: { unschedulable: true, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+        status: { capacity: { cpu: '4' }, allocatable: { cpu: '3900m' }, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date('2026-11-30T10:00:00Z'), reason: 'KubeletReady', message: 'ok' }] },
+      }),
+    );
+  });
+
+  it('makes a new record and leaves the node as it was', () => {
+    const before = JSON.stringify(whole);
+    expect(compactNode(whole)).not.toBe(whole);
+    expect(JSON.stringify(whole)).toBe(before);
+  });
+
+  it('an empty spec and status stay empty objects, as the apiserver always writes them', () => {
+    expect(compactNode({ metadata: { name: 'n2' }, spec: {}, status: { images: [] } })).toEqual({ metadata: { name: 'n2' }, spec: {}, status: {} });
   });
 });

@@ -1,8 +1,8 @@
-// The protobuf reader of pod pages: the wire format, the apiserver's envelope, and JSON's rules
+// The protobuf readers of pod and node pages: the wire format, the apiserver's envelope, and JSON's rules
 // for empty fields. (test/e2e/protobuf.test.ts compares whole pods with the JSON read on a real
 // apiserver; these cases are the edges it cannot be made to show on demand.)
 import { describe, expect, it } from 'vitest';
-import { continueInProtobufHead, decodePodList, decodeStatus } from '../../../src/sources/live/protobuf/envelope.js';
+import { continueInProtobufHead, decodeNodeList, decodePodList, decodeStatus } from '../../../src/sources/live/protobuf/envelope.js';
 import { Interner, ProtobufError, Reader } from '../../../src/sources/live/protobuf/wire.js';
 import { envelope, message, type Field } from '../../support/protobuf.js';
 
@@ -84,5 +84,75 @@ describe('pod pages', () => {
   it('reads an error Status', () => {
     const bytes = envelope('Status', message([[2, 'Failure'], [3, 'pods is forbidden: User "u" cannot list resource "pods"'], [4, 'Forbidden'], [6, 403]]));
     expect(decodeStatus(bytes)).toEqual({ kind: 'Status', status: 'Failure', message: 'pods is forbidden: User "u" cannot list resource "pods"', reason: 'Forbidden', code: 403 });
+  });
+});
+
+describe('node pages', () => {
+  const nodeList = (nodes: Field[][]) => envelope('NodeList', message([[1, [[2, '42']]], ...nodes.map((n): Field => [2, n])]));
+  // Not a valid message: decoding it would throw, so the test fails if the reader looks inside.
+  const garbage = Buffer.from([0xff, 0xff, 0xff]);
+  const node: Field[] = [
+    [1, [[1, 'n1'], [5, 'u-1'], [6, '99'], [11, [[1, 'zone'], [2, 'a']]], [11, [[1, 'empty'], [2, '']]], [12, [[1, 'note'], [2, 'x']]], [17, garbage]]],
+    [
+      2,
+      [
+        [1, '10.0.0.0/24'],
+        [3, 'aws:///i-1'],
+        [4, true],
+        // Fields in the wire order; JSON's order (key, value, effect, timeAdded) in the record.
+        [5, [[1, 'dedicated'], [2, 'gpu'], [3, 'NoSchedule'], [4, [[1, 1764586567]]]]],
+        [5, [[3, 'NoExecute'], [1, 'node.kubernetes.io/not-ready'], [2, ''], [4, []]]],
+      ],
+    ],
+    [
+      3,
+      [
+        [1, [[1, 'cpu'], [2, [[1, '4']]]]],
+        [2, [[1, 'cpu'], [2, [[1, '3900m']]]]],
+        [2, [[1, 'example.com/dongle'], [2, [[1, '2']]]]],
+        [3, 'Running'],
+        [4, [[1, 'Ready'], [2, 'False'], [3, []], [4, [[1, 1764586567], [2, 5]]], [5, 'KubeletNotReady'], [6, '']]],
+        [5, [[1, 'InternalIP'], [2, '10.0.0.1']]],
+        [7, [[7, 'v1.37.2']]],
+        [8, garbage],
+      ],
+    ],
+  ];
+
+  it('decodes the fields of NodeRecord in JSON order, drops JSON-omitted empties and zero times, and skips the rest unread', () => {
+    const page = decodeNodeList(nodeList([node]));
+    expect(page.metadata).toEqual({});
+    expect(JSON.stringify(page.items)).toBe(
+      JSON.stringify([
+        {
+          metadata: { name: 'n1', uid: 'u-1', labels: { zone: 'a', empty: '' } },
+          spec: {
+            unschedulable: true,
+            taints: [
+              { key: 'dedicated', value: 'gpu', effect: 'NoSchedule', timeAdded: '2025-12-01T10:56:07Z' },
+              { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
+            ],
+          },
+          status: {
+            capacity: { cpu: '4' },
+            allocatable: { cpu: '3900m', 'example.com/dongle': '2' },
+            conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: '2025-12-01T10:56:07Z', reason: 'KubeletNotReady' }],
+          },
+        },
+      ]),
+    );
+  });
+
+  it('unschedulable false is omitted, as JSON omits it; empty spec and status stay', () => {
+    const page = decodeNodeList(nodeList([[[1, [[1, 'n2']]], [2, [[4, false]]], [3, []]]]));
+    expect(page.items).toEqual([{ metadata: { name: 'n2' }, spec: {}, status: {} }]);
+  });
+
+  it('refuses a node that runs past the end of its page', () => {
+    const raw = message([[1, [[2, '42']]], [2, node]]);
+    const cut = message([[1, [[2, '42']]], [2, message(node).subarray(0, 30)]]);
+    expect(decodeNodeList(envelope('NodeList', raw)).items).toHaveLength(1);
+    // The item's length says 30 bytes, in which its metadata says it runs longer.
+    expect(() => decodeNodeList(envelope('NodeList', cut))).toThrow(ProtobufError);
   });
 });

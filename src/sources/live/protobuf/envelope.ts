@@ -1,8 +1,11 @@
 // The apiserver's protobuf answers (Accept: application/vnd.kubernetes.protobuf): four magic
-// bytes "k8s\0", then a runtime.Unknown whose `raw` field holds the object (a PodList, or a
-// Status for an error). https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
+// bytes "k8s\0", then a runtime.Unknown whose `raw` field holds the object (a PodList or a
+// NodeList, or a Status for an error). https://kubernetes.io/docs/reference/using-api/api-concepts/#protobuf-encoding
 import type { V1Pod } from '@kubernetes/client-node';
-import { neighbourPod, type Pass } from './pod.js';
+import type { NodeRecord } from '../../../snapshot/types.js';
+import type { Pass } from './fields.js';
+import { nodeRecord } from './node.js';
+import { neighbourPod } from './pod.js';
 import { Interner, ProtobufError, Reader, WireType } from './wire.js';
 
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
@@ -39,7 +42,7 @@ function continueOf(r: Reader, end: number): string | undefined {
 }
 
 /**
- * The continue token in the start of a PodList's bytes (ListMeta comes before the items): the
+ * The continue token in the start of a list's bytes (ListMeta comes before the items): the
  * token, undefined for the last page, null when the start does not hold it yet.
  */
 export function continueInProtobufHead(head: Buffer): string | undefined | null {
@@ -57,25 +60,37 @@ export function continueInProtobufHead(head: Buffer): string | undefined | null 
   }
 }
 
-export interface DecodedPodList {
+export interface DecodedList<T> {
   metadata: { continue?: string };
-  items: V1Pod[];
+  items: T[];
 }
 
-/** A page of pods as the records compact.ts keeps (protobuf/pod.ts); `pass` is shared by a read's pages. */
-export function decodePodList(bytes: Buffer, pass: Pass = decodingPass()): DecodedPodList {
+export type DecodedPodList = DecodedList<V1Pod>;
+
+/** A page of a list (ListMeta 1, items 2), each item read by `item`. */
+function decodeList<T>(bytes: Buffer, pass: Pass, item: (r: Reader, end: number, pass: Pass) => T): DecodedList<T> {
   const raw = rawSpan(bytes, true);
   if (!raw || raw.end > bytes.length) throw new ProtobufError('the answer holds no object');
   const r = new Reader(bytes, raw.start, raw.end);
-  const items: V1Pod[] = [];
+  const items: T[] = [];
   let token: string | undefined;
   while (r.more()) {
     const { field, wire } = r.key();
     if (field === 1 && wire === WireType.LengthDelimited) token = continueOf(r, r.enter());
-    else if (field === 2 && wire === WireType.LengthDelimited) items.push(neighbourPod(r, r.enter(), pass));
+    else if (field === 2 && wire === WireType.LengthDelimited) items.push(item(r, r.enter(), pass));
     else r.skip(wire);
   }
   return { metadata: token ? { continue: token } : {}, items };
+}
+
+/** A page of pods as the records compact.ts keeps (protobuf/pod.ts); `pass` is shared by a read's pages. */
+export function decodePodList(bytes: Buffer, pass: Pass = decodingPass()): DecodedPodList {
+  return decodeList(bytes, pass, neighbourPod);
+}
+
+/** A page of nodes as NodeRecords (protobuf/node.ts); `pass` is shared by a read's pages. */
+export function decodeNodeList(bytes: Buffer, pass: Pass = decodingPass()): DecodedList<NodeRecord> {
+  return decodeList(bytes, pass, nodeRecord);
 }
 
 /** An error's metav1.Status (status 2, message 3, reason 4, code 6), as its JSON would read. */
@@ -107,6 +122,12 @@ export function decodeStatus(bytes: Buffer): { kind: 'Status'; status?: string; 
 export function neighbourPodPages(): (bytes: Buffer) => DecodedPodList & { reduced: true } {
   const pass = decodingPass();
   return (bytes) => ({ ...decodePodList(bytes, pass), reduced: true });
+}
+
+/** The decoder of one read's pages of nodes: NodeRecords, as compactNode keeps them. */
+export function nodePages(): (bytes: Buffer) => DecodedList<NodeRecord> & { reduced: true } {
+  const pass = decodingPass();
+  return (bytes) => ({ ...decodeNodeList(bytes, pass), reduced: true });
 }
 
 function decodingPass(): Pass {

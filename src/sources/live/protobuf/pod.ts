@@ -10,6 +10,7 @@
 // whatever they hold. Times are RFC 3339 in seconds, as metav1.Time writes them; quantities
 // their canonical string. Field numbers: k8s.io/api core/v1 and k8s.io/apimachinery meta/v1
 // generated.proto. test/e2e/protobuf.test.ts compares both encodings on a real apiserver.
+// The readers of fields that pods and nodes share (times, maps, JSON's omitempty) are in fields.ts.
 import type {
   V1Affinity,
   V1Container,
@@ -29,75 +30,8 @@ import type {
   V1WeightedPodAffinityTerm,
 } from '@kubernetes/client-node';
 import { readVolumeSources, type JsonField } from '../compact.js';
-import { type Interner, type Reader, WireType } from './wire.js';
-
-type Obj = Record<string, unknown>;
-
-/** A decoding pass: strings that repeat across a read's pods are kept once, and so are times. */
-export interface Pass {
-  intern: Interner;
-  /** Times written, by seconds since the epoch: pods created in the same second share one. */
-  times: Map<number, string>;
-}
-
-/** metav1.Time: RFC 3339 in whole seconds, UTC; a zero time (an empty message) is no time. */
-function time(r: Reader, end: number, pass: Pass): string | undefined {
-  let seconds: number | undefined;
-  while (r.within(end)) {
-    const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.Varint) seconds = r.signed();
-    else r.skip(wire);
-  }
-  if (seconds === undefined) return undefined;
-  let text = pass.times.get(seconds);
-  if (text === undefined) {
-    text = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    pass.times.set(seconds, text);
-  }
-  return text;
-}
-
-/** A map<string, string> entry (labels, matchLabels) or map<string, Quantity> entry (resources). */
-function entry(r: Reader, end: number, pass: Pass, quantity: boolean): [string, string] {
-  let key = '';
-  let value = '';
-  while (r.within(end)) {
-    const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.LengthDelimited) key = pass.intern.of(r.string());
-    else if (field === 2 && wire === WireType.LengthDelimited) value = pass.intern.of(quantity ? quantityString(r, r.enter()) : r.string());
-    else r.skip(wire);
-  }
-  return [key, value];
-}
-
-function quantityString(r: Reader, end: number): string {
-  let s = '';
-  while (r.within(end)) {
-    const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.LengthDelimited) s = r.string();
-    else r.skip(wire);
-  }
-  return s;
-}
-
-function addEntry(into: Obj | undefined, r: Reader, pass: Pass, quantity: boolean): Record<string, string> {
-  const map = (into ?? {}) as Record<string, string>;
-  const [key, value] = entry(r, r.enter(), pass, quantity);
-  map[key] = value;
-  return map;
-}
-
-/** Appends a decoded element to an array field, made on the first one. */
-function push<T>(into: Obj, name: string, value: T): void {
-  const list = into[name] as T[] | undefined;
-  if (list) list.push(value);
-  else into[name] = [value];
-}
-
-/** A field that JSON omits when empty (`omitempty` on a non-pointer): set only when not "", 0 or false. */
-function setNonEmpty(into: Obj, name: string, value: string | number | boolean): void {
-  if (value !== '' && value !== 0 && value !== false) into[name] = value;
-}
+import { addEntry, objectMessage, push, setNonEmpty, time, type Obj, type Pass } from './fields.js';
+import { type Reader, WireType } from './wire.js';
 
 function resourceRequirements(r: Reader, end: number, pass: Pass): V1ResourceRequirements {
   const out: Obj = {};
@@ -474,14 +408,5 @@ function status(r: Reader, end: number, pass: Pass): Obj {
 
 /** One Pod message, as compactNeighbour would keep it. */
 export function neighbourPod(r: Reader, end: number, pass: Pass): V1Pod {
-  const out: Obj = {};
-  while (r.within(end)) {
-    const { field, wire } = r.key();
-    if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['metadata'] = metadata(r, r.enter(), pass);
-    else if (field === 2) out['spec'] = spec(r, r.enter(), pass);
-    else if (field === 3) out['status'] = status(r, r.enter(), pass);
-    else r.skip(wire);
-  }
-  return out as V1Pod;
+  return objectMessage(r, end, pass, { metadata, spec, status }) as V1Pod;
 }
