@@ -1,9 +1,8 @@
 // Builds the facts rules read: the pod's effective request, and for each node its
 // non-terminal pods and what they request (the scheduler's NodeInfo), computed once.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { NodeRecord } from '../snapshot/types.js';
 import { UnreadableQuantity, type QuantityPlace } from '../errors.js';
-import type { Snapshot } from '../snapshot/types.js';
+import type { NodeRecord, Snapshot } from '../snapshot/types.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
 import { QuantityError } from './quantity/index.js';
 import { toResourceList, type ResourceList } from './resources/amounts.js';

@@ -1,8 +1,7 @@
 // Shared shapes between the rules and the engine. Rules get precomputed facts about the pod
 // and each node, so that request arithmetic and pod-to-node grouping are done once.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { NodeRecord } from '../snapshot/types.js';
-import type { Snapshot, CollectionName } from '../snapshot/types.js';
+import type { CollectionName, NodeRecord, Snapshot } from '../snapshot/types.js';
 import type { PluginName, StatusCode } from './plugins.js';
 import type { ReasonDetail } from './reasons.js';
 import type { PodRequests, ResourceList } from './resources/requests.js';

@@ -3,8 +3,7 @@
 // containers wait and why, and the warnings that explain it. No clock: times are carried as data
 // (ms since the epoch) with `asOf`, the newest time in the input, to measure ages against.
 import type { V1ContainerStatus, V1NodeCondition, V1Pod } from '@kubernetes/client-node';
-import type { NodeRecord } from '../../snapshot/types.js';
-import { newestOf, toTime, type ClusterEvent, type Snapshot } from '../../snapshot/types.js';
+import { newestOf, toTime, type ClusterEvent, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import type { BoundStory, ConditionState, ContainerWait, InitRunning } from '../diagnosis.js';
 import { groupByReason } from './events.js';
 

@@ -12,12 +12,11 @@
 //   anti-affinity terms and of its DoNotSchedule spread constraints, whose matching pods count
 //   wherever they run.
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
-import type { NodeRecord } from '../../snapshot/types.js';
 import { nodeFacts, podFacts } from '../../engine/facts.js';
 import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from '../../engine/match/labelSelector.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleContext } from '../../engine/model.js';
 import { podClaimRefs } from '../../engine/volumes.js';
-import { isGap, type CollectionName, type Snapshot } from '../../snapshot/types.js';
+import { isGap, type CollectionName, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 
 export interface Candidates {
   /** Names of the nodes whose pods can change the verdict. */
