@@ -32,8 +32,8 @@ import { emptyCollections, type CollectionName, type Collections, type Gap, type
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
-import { compactNeighbour, compactNode, statusOnly } from './compact.js';
-import { neighbourPodPages, nodePages } from './protobuf/envelope.js';
+import { statusOnly } from './compact.js';
+import { neighbourListCut, nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
@@ -108,8 +108,8 @@ class LiveReader {
   private podsForbiddenClusterWide = false;
   /** The read of every pod, when listNodes started it before the plan asked for it. */
   private everyPodStarted: Promise<V1Pod[] | undefined> | undefined;
-  /** Pages of pods on nodes, decoded from protobuf; one per read, so that strings repeated across pages are kept once. */
-  private readonly neighbourPages = neighbourPodPages();
+  /** How pods on nodes are read; one per read, so that strings repeated across its pages are kept once. */
+  private readonly neighbours = neighbourListCut();
 
   constructor(
     private readonly transport: Transport,
@@ -240,20 +240,16 @@ class LiveReader {
     what: string,
     query: Record<string, string> = {},
     keep?: (item: T) => boolean,
-    reduce?: (item: T) => T,
-    dropArrays?: readonly string[],
+    cut: ListCut<T> = {},
     onPage?: (items: readonly T[]) => void,
   ): Promise<T[] | undefined> {
-    // Pods on nodes and nodes are read in protobuf, decoded straight into the records
-    // compactNeighbour and compactNode keep (a server that answers JSON is read as JSON).
-    const decodeProtobuf = (reduce as unknown) === compactNeighbour ? this.neighbourPages : (reduce as unknown) === compactNode ? nodePages() : undefined;
     const items = await this.guarded(r, 'list', namespace, what, () =>
       this.transport.list<T>(
-        { path: pathOf(r, namespace), query, what, ...(decodeProtobuf ? { decodeProtobuf } : {}) },
+        { path: pathOf(r, namespace), query, what, ...(cut.decodeProtobuf ? { decodeProtobuf: cut.decodeProtobuf } : {}) },
         {
           ...(keep ? { keep } : {}),
-          ...(reduce ? { reduce } : {}),
-          ...(dropArrays ? { dropArrays } : {}),
+          ...(cut.reduce ? { reduce: cut.reduce } : {}),
+          ...(cut.dropArrays ? { dropArrays: cut.dropArrays } : {}),
           onPage: (count, items) => {
             if (count >= 500) this.progress(`${what} (${count} so far)`);
             onPage?.(items);
@@ -501,7 +497,7 @@ class LiveReader {
       looked = true;
       if (candidateNodes(ruleSet.rules, early, nodes, this.snapshot()).names.length > this.perObjectReadsUpTo) this.startEveryPod();
     };
-    this.nodesListed ??= this.listOf<NodeRecord>(resources.nodes, undefined, 'listing nodes', {}, undefined, compactNode, ['images'], onPage).then(() => undefined);
+    this.nodesListed ??= this.listOf<NodeRecord>(resources.nodes, undefined, 'listing nodes', {}, undefined, nodeListCut(), onPage).then(() => undefined);
     return this.nodesListed;
   }
 
@@ -595,7 +591,7 @@ class LiveReader {
     const exclusive = claimNamesOf(pod).filter((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name)?.spec?.accessModes?.includes('ReadWriteOncePod'));
     if (exclusive.length > 0) {
       const uses = (p: V1Pod) => podClaimRefs(p).some((ref) => exclusive.includes(ref.claim));
-      reads.push(this.listOf<V1Pod>(resources.pods, ns, `listing pods in namespace ${ns} that use its ReadWriteOncePod claims`, { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, uses, compactNeighbour));
+      reads.push(this.listOf<V1Pod>(resources.pods, ns, `listing pods in namespace ${ns} that use its ReadWriteOncePod claims`, { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, uses, this.neighbours));
     }
     if (names.length === 0) {
       this.progress(this.objects.nodes.length === 0 ? 'no node could be read: no pod list needed' : 'every node fails on node objects alone: no pod list needed');
@@ -650,7 +646,7 @@ class LiveReader {
       this.add('pods', read);
       return;
     }
-    await this.listOf<V1Pod>(resources.pods, undefined, 'listing pods', everyPodQuery, keep, compactNeighbour);
+    await this.listOf<V1Pod>(resources.pods, undefined, 'listing pods', everyPodQuery, keep, this.neighbours);
   }
 
   /** Starts reading every pod, each namespace's kept whole, before the plan asks for it (listNodes). */
@@ -678,8 +674,9 @@ class LiveReader {
       const worker = async (): Promise<void> => {
         for (let ns = todo.shift(); ns !== undefined && !failed; ns = todo.shift()) {
           try {
-            const request = { path: pathOf(r, ns), query, what: `listing pods in namespace ${ns}`, decodeProtobuf: this.neighbourPages };
-            const pods = await this.transport.list<V1Pod>(request, { keep, reduce: compactNeighbour, prefetch: false });
+            const { decodeProtobuf, reduce } = this.neighbours;
+            const request = { path: pathOf(r, ns), query, what: `listing pods in namespace ${ns}`, ...(decodeProtobuf ? { decodeProtobuf } : {}) };
+            const pods = await this.transport.list<V1Pod>(request, { keep, ...(reduce ? { reduce } : {}), prefetch: false });
             for (const p of pods) read.push(p); // not push(...pods): a namespace may hold more pods than a call takes arguments
           } catch (error) {
             if (!(error instanceof ApiStatusError)) throw error;
@@ -709,7 +706,7 @@ class LiveReader {
     if (this.podsForbiddenClusterWide) return;
     const r = resources.pods;
     const what = `listing pods on node ${node}`;
-    await this.listOf<V1Pod>(r, undefined, what, { fieldSelector: `spec.nodeName=${escapeField(node)},${nonTerminal}` }, undefined, compactNeighbour);
+    await this.listOf<V1Pod>(r, undefined, what, { fieldSelector: `spec.nodeName=${escapeField(node)},${nonTerminal}` }, undefined, this.neighbours);
     if (this.gaps.some((g) => g.collection === 'pods' && g.cause === 'forbidden' && g.permission.scope === 'cluster')) this.podsForbiddenClusterWide = true;
   }
 
@@ -718,7 +715,7 @@ class LiveReader {
     await this.listOf<V1Pod>(resources.pods, selection.namespace, `listing pods matching "${selection.labelSelector}" in ${where}`, {
       labelSelector: selection.labelSelector,
       fieldSelector: `spec.nodeName!=,${nonTerminal}`,
-    }, undefined, compactNeighbour);
+    }, undefined, this.neighbours);
   }
 
   /** NodeVolumeLimits counts the volumes of pods already on a node: their claims and PVs. */

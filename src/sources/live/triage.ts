@@ -12,11 +12,11 @@ import { formatLabelSelector } from '../../engine/match/labelSelector.js';
 import { emptyCollections, type CollectionName, type Gap, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { LiveConfig } from './config.js';
-import { compactNode, statusOnly } from './compact.js';
+import { statusOnly } from './compact.js';
+import { nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
-import { nodePages } from './protobuf/envelope.js';
 import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
-import { Transport, type GetRequest } from './transport.js';
+import { Transport } from './transport.js';
 import type { ReadLiveOptions } from './fetch.js';
 
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
@@ -24,13 +24,6 @@ const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 // Read per namespace holding pending pods (or once across all with -A).
 const perNamespace: readonly CollectionName[] = ['replicaSets', 'deployments', 'statefulSets', 'daemonSets', 'jobs', 'cronJobs', 'limitRanges', 'resourceQuotas', 'persistentVolumeClaims', 'podDisruptionBudgets'];
 const clusterWide: readonly CollectionName[] = ['persistentVolumes', 'storageClasses', 'csiNodes', 'priorityClasses'];
-
-/** How a list is read and cut (Transport.list): nodes in protobuf, or as JSON cut to NodeRecord. */
-interface ListCut<T> {
-  decodeProtobuf?: GetRequest['decodeProtobuf'];
-  reduce?: (item: T) => T;
-  dropArrays?: readonly string[];
-}
 
 export async function readTriageLive(config: LiveConfig, scope: TriageScope, progress: (line: string) => void, options: ReadLiveOptions = {}): Promise<Snapshot> {
   const transport = new Transport(config, options);
@@ -113,7 +106,7 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     const seen = new Set(pending.map((p) => p.metadata?.uid ?? `${p.metadata?.namespace}/${p.metadata?.name}`));
     await Promise.all([
       // Nodes as a single pod's read keeps them (NodeRecord): in protobuf, or cut from JSON.
-      list<NodeRecord>(resources.nodes, undefined, 'listing nodes', {}, { decodeProtobuf: nodePages(), reduce: compactNode, dropArrays: ['images'] }).then((items) => void objects.nodes.push(...(items ?? []))),
+      list<NodeRecord>(resources.nodes, undefined, 'listing nodes', {}, nodeListCut()).then((items) => void objects.nodes.push(...(items ?? []))),
       list<V1Pod>(resources.pods, undefined, 'listing pods bound to nodes', { fieldSelector: `spec.nodeName!=,${nonTerminal}` }).then((items) => {
         for (const pod of items ?? []) if (!seen.has(pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`)) objects.pods.push(pod);
       }),
