@@ -147,7 +147,7 @@ interface NodeChanges {
 }
 
 function nodeChangesOf(changes: readonly Change[]): NodeChanges {
-  const touchedBy = changes.filter((change) => nodesTouched(change).length > 0).map((change) => ({ change, touches: new Set(nodesTouched(change)) }));
+  const touchedBy = changes.map((change) => ({ change, touches: new Set(nodesTouched(change)) })).filter(({ touches }) => touches.size > 0);
   // One change (the common case: a labelling of 4,000 nodes) is its own set of names.
   const touched = touchedBy.length === 1 && touchedBy[0] ? touchedBy[0].touches : new Set(touchedBy.flatMap(({ touches }) => [...touches]));
   return {
