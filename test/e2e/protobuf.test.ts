@@ -6,7 +6,7 @@
 // each volume source a filter reads, every affinity form, resource claims, a status with
 // allocated resources), are listed both ways and compared; so are every node of every scenario
 // folder and one node holding every field NodeRecord keeps and many it does not.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
@@ -19,17 +19,17 @@ import { neighbourPodPages, nodePages } from '../../src/sources/live/protobuf/en
 import { Transport } from '../../src/sources/live/transport.js';
 import type { Obj, TestCluster } from './harness/index.js';
 import { VIEWER, secs, startE2eCluster } from './harness/suite.js';
+import { folderNames, scenariosRoot } from '../support/scenario-folders.js';
 
 const NS = 'pb';
-const scenarios = path.join(import.meta.dirname, '..', 'scenarios');
 
 /** The objects of kind `kind` in every scenario folder's cluster.yaml, with the folder's name. */
 function scenarioObjects(kind: string): { folder: string; item: Obj }[] {
   const out: { folder: string; item: Obj }[] = [];
-  for (const folder of readdirSync(scenarios).sort()) {
+  for (const folder of folderNames(scenariosRoot)) {
     let text: string;
     try {
-      text = readFileSync(path.join(scenarios, folder, 'cluster.yaml'), 'utf8');
+      text = readFileSync(path.join(scenariosRoot, folder, 'cluster.yaml'), 'utf8');
     } catch {
       continue;
     }
