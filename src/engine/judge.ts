@@ -55,12 +55,14 @@ export function positionsIn(nodes: readonly NodeFacts[]): Map<string, number> | 
   let at = positions.get(nodes);
   if (at === undefined) {
     at = new Map();
-    for (const [i, node] of nodes.entries()) {
-      if (at.has(node.name)) {
+    // Indexed, as the judge's loop: it runs once per process on 5,000 names, in the interpreter.
+    for (let i = 0; i < nodes.length; i++) {
+      const name = (nodes[i] as NodeFacts).name;
+      if (at.has(name)) {
         at = null;
         break;
       }
-      at.set(node.name, i);
+      at.set(name, i);
     }
     positions.set(nodes, at);
   }
@@ -80,12 +82,16 @@ export function samePositions(from: readonly NodeFacts[], to: readonly NodeFacts
 function nodesNamed(nodes: readonly NodeFacts[], only: ReadonlySet<string>): readonly NodeFacts[] {
   const at = positionsIn(nodes);
   if (!at) return nodes.filter((node) => only.has(node.name));
-  const found: number[] = [];
-  for (const name of only) {
+  // Marked by place, then taken in order: a replay names up to 4,500 nodes, and a sort with a
+  // comparator would call it 50,000 times before V8 has compiled it.
+  const marked = new Uint8Array(nodes.length);
+  only.forEach((name) => {
     const i = at.get(name);
-    if (i !== undefined) found.push(i);
-  }
-  return found.sort((a, b) => a - b).map((i) => nodes[i] as NodeFacts);
+    if (i !== undefined) marked[i] = 1;
+  });
+  const found: NodeFacts[] = [];
+  for (let i = 0; i < nodes.length; i++) if (marked[i] === 1) found.push(nodes[i] as NodeFacts);
+  return found;
 }
 
 function verdictOf(reasons: number, preFilter: number, unchecked: number): Verdict {
