@@ -3,7 +3,9 @@
 // the removal of labels a NotIn or DoesNotExist expression forbids. Gt/Lt and matchFields are
 // not proposed: no label value is "the" answer there.
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
+import type { NodeVerdict } from '../diagnosis.js';
 import type { NodeFacts } from '../model.js';
+import { TupleMemo } from '../tupleMemo.js';
 import { labelKeys, byKeyList } from '../match/labelKeys.js';
 import { matchesNodeRequirement } from '../match/nodeSelector.js';
 import { isLabelKey, isLabelValue } from './labelSyntax.js';
@@ -59,6 +61,12 @@ function termLabelling(term: V1NodeSelectorTerm, labels: Record<string, string>,
   return (term.matchExpressions ?? []).every((r) => satisfy(r, labels, out)) ? out : undefined;
 }
 
+interface Found {
+  labelling: Labelling;
+  /** The labelling as text: nodes with the same one are one candidate. */
+  key: string;
+}
+
 function size(l: Labelling): number {
   return Object.keys(l.set).length + l.remove.length;
 }
@@ -85,12 +93,12 @@ export function proposeLabels(input: FixInput): Candidate[] {
   ];
   // By the node's list of keys (a string the nodes with the same keys share, so it is hashed
   // once, not built and hashed again for each of 4,500 nodes), then by its values of the asked keys.
-  const seen = new Map<string, Map<string, { labelling: Labelling; key: string } | undefined>>();
-  for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
+  const seen = new Map<string, Map<string, Found | undefined>>();
+  const ofNode = (verdict: NodeVerdict): Found | undefined => {
     // A PreFilter narrowing by node name is not a label.
-    if (verdict.reasons.some((r) => r.detail.kind === 'outsidePreFilterNodes')) continue;
+    if (verdict.reasons.some((r) => r.detail.kind === 'outsidePreFilterNodes')) return undefined;
     const node = nodeNamed(input.ctx.nodes, verdict.name);
-    if (!node) continue;
+    if (!node) return undefined;
     // The key list matters only where an asked key is missing (labelNearMiss looks at the keys then).
     const values = asked.map((key) => (Object.hasOwn(node.labels, key) ? (node.labels[key] ?? '') : null));
     const keys = values.includes(null) ? labelKeys(node.labels).joined : '';
@@ -101,7 +109,14 @@ export function proposeLabels(input: FixInput): Candidate[] {
       const labelling = labellingFor(input, node);
       byValues.set(memo, labelling && size(labelling) > 0 ? { labelling, key: JSON.stringify([Object.entries(labelling.set).sort(), [...labelling.remove].sort()]) } : undefined);
     }
-    const found = byValues.get(memo);
+    return byValues.get(memo);
+  };
+  // Nodes of one NodeAffinity class share their reasons (rules/NodeAffinity.ts), and the class
+  // holds what the labelling reads (the values of the asked keys, the key list where one is
+  // missing): worked out once per list of reasons. Reasons made for one node are its own.
+  const byReasons = new TupleMemo<Found | undefined>();
+  for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
+    const found = byReasons.get(verdict.reasons, () => ofNode(verdict));
     if (!found) continue;
     const { labelling, key } = found;
     const known = byLabelling.get(key);

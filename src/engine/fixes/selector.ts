@@ -4,7 +4,9 @@
 // which nodes that frees.
 import type { V1NodeSelectorRequirement } from '@kubernetes/client-node';
 import { similarity } from '../nearmiss/index.js';
+import type { Reason } from '../model.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
+import { TupleMemo } from '../tupleMemo.js';
 import { failingOnlyOn } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
@@ -55,32 +57,39 @@ function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss):
   return { kind: 'setAffinityExpression', cause: 'NodeAffinity', term, expression, from, to, termAfter };
 }
 
-export function proposeSelectorFixes(input: FixInput): Candidate[] {
-  const byChange = new Map<string, Candidate>();
-  for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
-    const changes: Change[] = [];
-    for (const reason of node.reasons) {
-      const detail = reason.detail;
-      if (detail.kind === 'nodeSelectorMismatch') {
-        for (const miss of detail.misses) {
-          const change = selectorChange(miss);
-          if (change) changes.push(change);
-        }
-      }
-      if (detail.kind === 'requiredAffinityMismatch') {
-        // One term that this node nearly meets is enough: terms are ORed.
-        const term = detail.terms.find((t) => t.misses.every((m) => affinityChange(input, t.index, m)));
-        for (const miss of term?.misses ?? []) {
-          const change = term ? affinityChange(input, term.index, miss) : undefined;
-          if (change) changes.push(change);
-        }
+function changesFor(input: FixInput, reasons: readonly Reason[]): { changes: Change[]; key: string } | null {
+  const changes: Change[] = [];
+  for (const reason of reasons) {
+    const detail = reason.detail;
+    if (detail.kind === 'nodeSelectorMismatch') {
+      for (const miss of detail.misses) {
+        const change = selectorChange(miss);
+        if (change) changes.push(change);
       }
     }
-    if (changes.length === 0) continue;
-    const key = JSON.stringify(changes);
-    const known = byChange.get(key);
+    if (detail.kind === 'requiredAffinityMismatch') {
+      // One term that this node nearly meets is enough: terms are ORed.
+      const term = detail.terms.find((t) => t.misses.every((m) => affinityChange(input, t.index, m)));
+      for (const miss of term?.misses ?? []) {
+        const change = term ? affinityChange(input, term.index, miss) : undefined;
+        if (change) changes.push(change);
+      }
+    }
+  }
+  return changes.length > 0 ? { changes, key: JSON.stringify(changes) } : null;
+}
+
+export function proposeSelectorFixes(input: FixInput): Candidate[] {
+  const byChange = new Map<string, Candidate>();
+  // Nodes of one NodeAffinity class share their reasons (rules/NodeAffinity.ts): the changes
+  // are worked out once per list of reasons, not once for each of 4,500 nodes.
+  const byReasons = new TupleMemo<{ changes: Change[]; key: string } | null>();
+  for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
+    const found = byReasons.get(node.reasons, () => changesFor(input, node.reasons));
+    if (!found) continue;
+    const known = byChange.get(found.key);
     if (known) known.nodes.push(node.name);
-    else byChange.set(key, { changes, nodes: [node.name] });
+    else byChange.set(found.key, { changes: found.changes, nodes: [node.name] });
   }
   return [...byChange.values()];
 }

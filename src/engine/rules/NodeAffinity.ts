@@ -1,11 +1,12 @@
 // NodeAffinity: spec.nodeSelector AND spec.affinity.nodeAffinity.requiredDuringScheduling...
 // Each unmet nodeSelector entry and each unmet requirement of each term is reported, with the
 // node's closest label, so that a typo in a key or value is shown rather than guessed.
-import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
-import type { FilterRule, RuleReason } from '../model.js';
+import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1PodSpec } from '@kubernetes/client-node';
+import type { FilterRule, NodeFacts, RuleReason } from '../model.js';
 import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
 import { compareText, isNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
 import { byKeyList, labelKeys } from '../match/labelKeys.js';
+import { TupleMemo } from '../tupleMemo.js';
 
 /** A label of the node that nearly matches what the pod wants; diffs only where they are near misses. */
 export interface LabelNearMiss {
@@ -131,6 +132,72 @@ function preFilterNodeNames(terms: V1NodeSelectorTerm[]): Set<string> | undefine
   return union;
 }
 
+function reasonsOn(spec: V1PodSpec | undefined, labels: Record<string, string>, node: NodeFacts): NodeAffinityReason[] {
+  const reasons: NodeAffinityReason[] = [];
+  const selector = spec?.nodeSelector;
+  const selectorMisses = selector
+    ? requirementsOf(selector)
+        .filter((requirement) => !matchesNodeRequirement(requirement, labels))
+        .map((requirement) => describeMiss(requirement, labels, 'label', node.name))
+    : [];
+  if (selectorMisses.length > 0) {
+    reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeSelectorMismatch', misses: selectorMisses } });
+  }
+  const required = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (required) {
+    const terms = required.nodeSelectorTerms.map((term, index) => ({ index, misses: unmetTerm(term, labels, node.name, node.node) }));
+    if (terms.every((t) => t.misses.length > 0)) {
+      reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'requiredAffinityMismatch', terms } });
+    }
+  }
+  return reasons;
+}
+
+// For one pod, 5,000 nodes fall into a few classes: what the filter reads of a node's labels is
+// its values of the keys the pod asks about and, where one is missing, its list of keys (the
+// near key looked for) and that near key's value. The reasons are worked out once per class and
+// shared by its nodes (callers only read them; the fix generators group nodes by them). A term
+// with matchFields reads the node's name: no classes then. By the pod's spec object, so that a
+// fix's patched pod has its own.
+interface Classes {
+  asked: string[];
+  memo: TupleMemo<NodeAffinityReason[]>;
+}
+
+const classesBySpec = new WeakMap<V1PodSpec, Classes | null>();
+
+function classesOf(spec: V1PodSpec): Classes | null {
+  let found = classesBySpec.get(spec);
+  if (found === undefined) {
+    const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+    const byName = terms.some((t) => (t.matchFields ?? []).length > 0);
+    const asked = [...new Set([...Object.keys(spec.nodeSelector ?? {}), ...terms.flatMap((t) => (t.matchExpressions ?? []).map((r) => r.key))])];
+    found = byName ? null : { asked, memo: new TupleMemo() };
+    classesBySpec.set(spec, found);
+  }
+  return found;
+}
+
+const missing = Symbol('missing');
+
+/** What of the labels the reasons depend on, as a list for the memo. */
+function classOf(asked: readonly string[], labels: Record<string, string>): unknown[] {
+  const parts: unknown[] = [];
+  let keys: string | undefined;
+  for (let i = 0; i < asked.length; i++) {
+    const key = asked[i] as string;
+    if (Object.hasOwn(labels, key)) {
+      parts.push(labels[key]);
+      continue;
+    }
+    keys ??= labelKeys(labels).joined;
+    const near = closestNearKey(key, labels);
+    parts.push(missing, near && Object.hasOwn(labels, near.item) ? labels[near.item] : missing);
+  }
+  if (keys !== undefined) parts.push(keys);
+  return parts;
+}
+
 const rule: FilterRule<'NodeAffinity', NodeAffinityDetail> = {
   meta: { name: 'NodeAffinity', kinds: ['nodeSelectorMismatch', 'requiredAffinityMismatch', 'outsidePreFilterNodes', 'affinityTermsConflict'], narrowsNodes: true },
   needs: () => [],
@@ -148,25 +215,10 @@ const rule: FilterRule<'NodeAffinity', NodeAffinityDetail> = {
     return { nodeNames, outsideDetail: { kind: 'outsidePreFilterNodes', requested: [...nodeNames].sort() } };
   },
   filter({ pod }, node) {
-    const reasons: NodeAffinityReason[] = [];
-    const labels = node.labels;
-    const selector = pod.pod.spec?.nodeSelector;
-    const selectorMisses = selector
-      ? requirementsOf(selector)
-          .filter((requirement) => !matchesNodeRequirement(requirement, labels))
-          .map((requirement) => describeMiss(requirement, labels, 'label', node.name))
-      : [];
-    if (selectorMisses.length > 0) {
-      reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeSelectorMismatch', misses: selectorMisses } });
-    }
-    const required = pod.pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-    if (required) {
-      const terms = required.nodeSelectorTerms.map((term, index) => ({ index, misses: unmetTerm(term, labels, node.name, node.node) }));
-      if (terms.every((t) => t.misses.length > 0)) {
-        reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'requiredAffinityMismatch', terms } });
-      }
-    }
-    return reasons;
+    const spec = pod.pod.spec;
+    const classes = spec && classesOf(spec);
+    if (!classes) return reasonsOn(spec, node.labels, node);
+    return classes.memo.get(classOf(classes.asked, node.labels), () => reasonsOn(spec, node.labels, node));
   },
 };
 

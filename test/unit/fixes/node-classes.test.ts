@@ -1,0 +1,59 @@
+// The selector and label fixes are worked out once per list of NodeAffinity reasons, which
+// nodes of one class share (rules/NodeAffinity.ts). If the class left out something a fix
+// reads, nodes would be grouped under another node's fix: each generator's candidates for the
+// whole cluster must be those it finds node by node, alone, grouped in node order.
+import fc from 'fast-check';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { proposeLabels } from '../../../src/engine/fixes/label.js';
+import { proposeSelectorFixes } from '../../../src/engine/fixes/selector.js';
+import type { Candidate, FixInput } from '../../../src/engine/fixes/types.js';
+import { judge } from '../../../src/engine/judge.js';
+import { ruleSet } from '../../../src/plugins.js';
+import { contextFor } from '../../support/builders.js';
+import { labelledNodes, selectingPod } from '../../support/node-affinity-arbitraries.js';
+
+function inputFor(target: V1Pod, nodes: V1Node[]): FixInput {
+  const ctx = contextFor(target, nodes);
+  return { rules: ruleSet.rules, ctx, judgement: judge(ruleSet.rules, ctx) };
+}
+
+/** A candidate's changes without the node names a labelling carries. */
+function changeKey(candidate: Candidate): string {
+  return JSON.stringify(candidate.changes.map((c) => (c.kind === 'labelNodes' ? { ...c, nodes: [] } : c)));
+}
+
+/** Candidates as change -> nodes, in the order the generator gave them. */
+function grouped(candidates: readonly Candidate[]): [string, string[]][] {
+  return candidates.map((c) => [changeKey(c), c.nodes]);
+}
+
+/** Each node alone (a copy of the pod each time), its candidates grouped by change in node order. */
+function nodeByNode(generator: (input: FixInput) => Candidate[], target: V1Pod, nodes: V1Node[]): [string, string[]][] {
+  const groups = new Map<string, string[]>();
+  for (const n of nodes) {
+    for (const [key, names] of grouped(generator(inputFor(structuredClone(target), [n])))) groups.set(key, [...(groups.get(key) ?? []), ...names]);
+  }
+  return [...groups];
+}
+
+describe('fixes over nodes of one NodeAffinity class', () => {
+  it('the selector fixes: the same changes for the same nodes as node by node', () => {
+    fc.assert(
+      fc.property(selectingPod, labelledNodes, (target, nodes) => {
+        expect(grouped(proposeSelectorFixes(inputFor(target, nodes)))).toEqual(nodeByNode(proposeSelectorFixes, target, nodes));
+      }),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
+    );
+  });
+
+  it('the labellings: the same labels for the same nodes as node by node (the two that label most)', () => {
+    fc.assert(
+      fc.property(selectingPod, labelledNodes, (target, nodes) => {
+        const alone = nodeByNode(proposeLabels, target, nodes).sort((a, b) => b[1].length - a[1].length).slice(0, 2);
+        expect(grouped(proposeLabels(inputFor(target, nodes)))).toEqual(alone);
+      }),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
+    );
+  });
+});
