@@ -36,7 +36,8 @@ function satisfy(requirement: V1NodeSelectorRequirement, labels: Record<string, 
       return true;
     case 'NotIn':
     case 'DoesNotExist':
-      into.remove.push(requirement.key);
+      // Two expressions may forbid one key: it is one label to remove.
+      if (!into.remove.includes(requirement.key)) into.remove.push(requirement.key);
       return true;
     default:
       return false;

@@ -42,6 +42,18 @@ describe('node selector and required node affinity', () => {
     expect(fixes.map((f) => f.changes[0])).toContainEqual({ kind: 'labelNodes', cause: 'NodeAffinity', nodes: ['n'], set: {}, remove: ['spot'] });
   });
 
+  it('two expressions that forbid one key are one label to remove, in the count that picks the term and in the grouping', () => {
+    // Term 0 forbids spot twice (one removal); term 1 asks for a zone (one label set): a tie, so
+    // the first term. Counted twice, the removal lost to the zone on n and was offered apart
+    // from m's removal of the same label.
+    const target = pod('p')
+      .affinityTerm({ key: 'spot', operator: 'NotIn', values: ['true'] }, { key: 'spot', operator: 'DoesNotExist' })
+      .affinityTerm({ key: 'zone', operator: 'In', values: ['a'] })
+      .obj();
+    const fixes = fixesFor(target, [node('n').labels({ spot: 'true' }).obj(), node('m').labels({ spot: 'true', zone: 'b' }).obj()]);
+    expect(fixes.map((f) => f.changes)).toContainEqual([{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: ['n', 'm'], set: {}, remove: ['spot'] }]);
+  });
+
   it('never proposes a label the API server would refuse', () => {
     const fixes = fixesFor(pod('p').nodeSelector({ tier: 'fast disk' }).obj(), [node('n').obj()]);
     expect(fixes).toEqual([]);
