@@ -86,31 +86,54 @@ export function requestChanges(pod: V1Pod, slot: Record<string, bigint>): SetReq
   return changes;
 }
 
+/** How much of the request would go on the node, relative to the request (NaN when it cannot fit by lowering cpu or memory). */
+function cutOn(reasons: readonly Reason[]): number {
+  let cut = 0;
+  let short = 0;
+  for (const { detail } of reasons) {
+    if (detail.kind !== 'insufficientResource') continue;
+    if (!adjustable.has(detail.resource) || detail.free <= 0n) return Number.NaN;
+    short++;
+    cut += cutOf(detail.short, detail.requested);
+  }
+  return short === 0 ? Number.NaN : cut;
+}
+
+/** The free amounts a node offers (its slot), in its reasons' order. */
+function slotOf(reasons: readonly Reason[]): InsufficientResourceDetail[] {
+  return reasons.map((r) => r.detail).filter((d): d is InsufficientResourceDetail => d.kind === 'insufficientResource');
+}
+
+/** Whether two nodes offer the same slot: walked in step, nothing allocated (4,500 nodes). */
+function sameSlot(a: readonly Reason[], b: readonly Reason[]): boolean {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && a[i]?.detail.kind !== 'insufficientResource') i++;
+    while (j < b.length && b[j]?.detail.kind !== 'insufficientResource') j++;
+    if (i === a.length || j === b.length) return i === a.length && j === b.length;
+    const x = a[i]?.detail as InsufficientResourceDetail;
+    const y = b[j]?.detail as InsufficientResourceDetail;
+    if (x.resource !== y.resource || x.free !== y.free) return false;
+    i++;
+    j++;
+  }
+}
+
 export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
   if (!failures(judgement).plugins.has('NodeResourcesFit')) return [];
   const nodes = failingOnlyOn(judgement, 'NodeResourcesFit');
-  // The node with the smallest cut, then the first by name: one pass, not a sort of 4,500 nodes.
-  // Nothing is allocated per node: most of them are walked before V8 optimises this loop.
-  let best: { node: string; cut: number; reasons: readonly Reason[] } | undefined;
-  for (const node of nodes) {
-    // How much of the request would go, relative to the request: the smallest cut is the largest slot.
-    let cut = 0;
-    let short = 0;
-    for (const { detail } of node.reasons) {
-      if (detail.kind !== 'insufficientResource') continue;
-      if (!adjustable.has(detail.resource) || detail.free <= 0n) {
-        short = 0;
-        break;
-      }
-      short++;
-      cut += cutOf(detail.short, detail.requested);
-    }
-    if (short === 0) continue;
-    if (!best || cut < best.cut || (cut === best.cut && byText(node.name, best.node) < 0)) best = { node: node.name, cut, reasons: node.reasons };
-  }
-  if (!best) return [];
-  const short = best.reasons.map((r) => r.detail).filter((d): d is InsufficientResourceDetail => d.kind === 'insufficientResource');
-  const slot = Object.fromEntries(short.map((d) => [d.resource, d.free]));
+  // The node with the smallest cut (the largest slot), the first by name on a tie: one pass for
+  // the cut, not a sort of 4,500 nodes. Nodes of equal cut most often offer the same slot (the
+  // same free amounts): then any of them gives the same change, and their names are not compared.
+  const cuts = nodes.map((node) => cutOn(node.reasons));
+  let least = Number.POSITIVE_INFINITY;
+  for (const cut of cuts) if (cut < least) least = cut;
+  const tied = nodes.filter((_, i) => cuts[i] === least);
+  const first = tied[0];
+  if (!first) return [];
+  const best = tied.every((node) => sameSlot(node.reasons, first.reasons)) ? first : tied.reduce((a, b) => (byText(b.name, a.name) < 0 ? b : a));
+  const slot = Object.fromEntries(slotOf(best.reasons).map((d) => [d.resource, d.free]));
   const changes = requestChanges(ctx.pod.pod, slot);
   if (!changes || changes.length === 0) return [];
   return [{ changes, nodes: nodes.map((n) => n.name) }];

@@ -67,6 +67,20 @@ describe('lowering a request to the largest free slot', () => {
     expect(fixes[0]?.stillBlockedBy).toEqual({ tight: ['NodeResourcesFit'], full: ['NodeResourcesFit'] });
   });
 
+  it('between nodes that would cut as much but offer different slots, takes the first by name', () => {
+    // 'b' is short 20% of the cpu and 10% of the memory, 'a' 10% and 20%: the same cut, other
+    // slots. Listed b first, 'a' decides, as in every order.
+    const nodes = [node('b').allocatable({ cpu: '800m', memory: '900Mi' }).obj(), node('a').allocatable({ cpu: '900m', memory: '800Mi' }).obj()];
+    for (const order of [nodes, [...nodes].reverse()]) {
+      const fixes = fixesFor(pod('p').req({ cpu: '1', memory: '1000Mi' }).obj(), order);
+      expect(fixes[0]?.changes).toEqual([
+        { kind: 'setRequest', cause: 'NodeResourcesFit', place: { in: 'containers', container: 'app' }, resource: 'cpu', from: 1000n, to: 900n },
+        { kind: 'setRequest', cause: 'NodeResourcesFit', place: { in: 'containers', container: 'app' }, resource: 'memory', from: 1000n * Mi, to: 800n * Mi },
+      ]);
+      expect(fixes[0]?.makesFit).toEqual(['a']);
+    }
+  });
+
   it('does not lower what a person cannot set in the pod: too many pods', () => {
     const fixes = fixesFor(pod('p').obj(), [node('n').allocatable({ pods: '1' }).obj()], { pods: [pod('a').on('n').obj()] });
     expect(fixes).toEqual([]);
