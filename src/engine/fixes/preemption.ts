@@ -41,7 +41,8 @@ function lowestPriority(nodes: readonly NodeFacts[]): number {
   let lowest = lowestOf.get(nodes);
   if (lowest === undefined) {
     lowest = Infinity;
-    for (const node of nodes) lowest = Math.min(lowest, node.lowestPriority);
+    // Indexed: the first pass of a process over 5,000 nodes runs in the interpreter.
+    for (let i = 0; i < nodes.length; i++) lowest = Math.min(lowest, (nodes[i] as NodeFacts).lowestPriority);
     lowestOf.set(nodes, lowest);
   }
   return lowest;
@@ -50,7 +51,8 @@ function lowestPriority(nodes: readonly NodeFacts[]): number {
 export function proposePreemptions({ rules, ctx, judgement }: FixInput): Candidate[] {
   const pod = ctx.pod.pod;
   const priority = priorityOf(pod);
-  if (pod.spec?.preemptionPolicy === 'Never' || lowestPriority(ctx.nodes) >= priority || !failures(judgement).preemptible) return [];
+  // The summary of failures is shared with the other generators: asked before walking the nodes.
+  if (pod.spec?.preemptionPolicy === 'Never' || !failures(judgement).preemptible || lowestPriority(ctx.nodes) >= priority) return [];
   const budgetsKnown = !ctx.snapshot.gaps.some((g) => g.collection === 'podDisruptionBudgets');
   const out: Candidate[] = [];
   for (const verdict of failing(judgement)) {
