@@ -1,5 +1,6 @@
 // Public API of near-miss text comparison: pure functions, no I/O. Reporters word it
 // (messages/nearmiss.ts) and draw it (report/human/aligned.ts).
 export { compareText, type DiffKind, type TextDiff } from './compare.js';
-export { isNearMiss, nearest, similarity, type Nearest } from './similarity.js';
+export { moreTyposApart } from './apart.js';
+export { isNearMiss, mayBeNearMiss, nearest, similarity, type Nearest } from './similarity.js';
 export { describeCodePoint } from './unicode.js';

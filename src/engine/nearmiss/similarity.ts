@@ -1,6 +1,7 @@
 // Ranks candidate strings so that the one the user most likely meant comes first. A value
 // that only differs cosmetically (case, white space, invisible or look-alike characters) is
 // almost certainly the intended one, so it must beat every candidate with a real typo.
+import { moreTyposApart } from './apart.js';
 import { classifyOps, compareText, type TextDiff } from './compare.js';
 
 // Scores by diff: compareText hands out one diff per pair of strings, so a pair is scored once.
@@ -65,6 +66,14 @@ export function isNearMiss(diff: TextDiff): boolean {
     nearMisses.set(diff, near);
   }
   return near;
+}
+
+/**
+ * False only when `isNearMiss(compareText(wanted, actual))` is certainly false, known without
+ * aligning the two: more typos apart than a near miss allows (one per six characters).
+ */
+export function mayBeNearMiss(wanted: string, actual: string): boolean {
+  return !moreTyposApart(wanted, actual, Math.floor(Math.max(wanted.length, actual.length) / 6));
 }
 
 // By diff, as scores: the same few pairs are asked about on every node.

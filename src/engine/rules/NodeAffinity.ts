@@ -4,7 +4,7 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1PodSpec } from '@kubernetes/client-node';
 import type { FilterRule, NodeFacts, RuleReason } from '../model.js';
 import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
-import { compareText, isNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
+import { compareText, isNearMiss, mayBeNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
 import { byKeyList, labelKeys } from '../match/labelKeys.js';
 import { TupleMemo } from '../tupleMemo.js';
 
@@ -62,8 +62,11 @@ function closestNearValue(requirement: V1NodeSelectorRequirement, actual: string
   let found = byValue.get(actual);
   if (found === undefined) {
     found = null;
-    const closestValue = nearest(actual, requirement.values ?? [], (v) => v);
-    if (closestValue && requirement.operator === 'In') {
+    // Values plainly unlike the node's (a pod pinned to one hostname, against 5,000 others)
+    // are not aligned character by character: none of them can be the near miss.
+    const values = requirement.values ?? [];
+    const closestValue = requirement.operator === 'In' && values.some((v) => mayBeNearMiss(v, actual)) ? nearest(actual, values, (v) => v) : undefined;
+    if (closestValue) {
       const valueDiff = compareText(closestValue.item, actual);
       if (isNearMiss(valueDiff)) found = { key: requirement.key, value: actual, keyDiff: compareText(requirement.key, requirement.key), valueDiff };
     }
