@@ -1,10 +1,10 @@
 // The pending pods of the live benchmark, (a) to (e), and what their diagnosis must say.
-import { CANDIDATE_LABEL, EVERY_NODE_LABEL, NODE_CPU_MILLIS } from './seed.js';
+import { CANDIDATE_LABEL, EVERY_NODE_LABEL, NODE_CPU_MILLIS, nodeName, tainted } from './seed.js';
 
 export const BENCH_NAMESPACE = 'bench';
 
 export interface BenchCase {
-  id: 'a' | 'b' | 'c' | 'd' | 'e';
+  id: 'a' | 'b' | 'c' | 'd' | 'e' | 'f';
   title: string;
   pod: Record<string, unknown>;
   /** How many nodes each plugin fails first (the -o json counts.byFirstPlugin), given the cluster. */
@@ -63,5 +63,17 @@ export function benchCases(freeCpuMillis: number): BenchCase[] {
       }),
       byFirstPlugin: ({ nodes, tainted }) => ({ TaintToleration: tainted, InterPodAffinity: nodes - tainted }),
     },
+    {
+      // A pod pinned to a node by its hostname (a local volume's node, a debugging pod): every
+      // node's hostname is another value, so each node is its own NodeAffinity class.
+      id: 'f',
+      title: 'pinned by nodeSelector to one hostname (a tainted node)',
+      pod: pod('case-f', 100, { nodeSelector: { 'kubernetes.io/hostname': nodeName(pinnedNode) } }),
+      byFirstPlugin: ({ nodes, tainted }) => ({ TaintToleration: tainted, NodeAffinity: nodes - tainted }),
+    },
   ];
 }
+
+/** The node case (f) is pinned to: tainted, so that the pod stays pending. */
+const pinnedNode = 9;
+if (!tainted(pinnedNode)) throw new Error('case (f) must pin the pod to a tainted node');

@@ -17,7 +17,7 @@ export const EVERY_NODE_LABEL = { key: 'bench/on-every-node', value: 'yes' };
 /** Nodes with this label are the candidates of case (b). */
 export const CANDIDATE_LABEL = 'bench/candidate';
 
-function nodeName(i: number): string {
+export function nodeName(i: number): string {
   return `node-${String(i).padStart(5, '0')}`;
 }
 
