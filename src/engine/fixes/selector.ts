@@ -4,7 +4,7 @@
 // which nodes that frees.
 import type { V1NodeSelectorRequirement } from '@kubernetes/client-node';
 import { moreTyposApart, similarity } from '../nearmiss/index.js';
-import type { Reason } from '../model.js';
+import type { NodeFacts, Reason } from '../model.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
 import { TupleMemo } from '../tupleMemo.js';
 import { failingOnlyOn } from './nodes.js';
@@ -32,11 +32,37 @@ function nodeKey(miss: SelectorEntryMiss): { key: string; value: string } | unde
   return closest && near(miss.key, closest.key) ? { key: closest.key, value: closest.value } : undefined;
 }
 
-function selectorChange(miss: SelectorEntryMiss): Change | undefined {
+// kubernetes.io/hostname names one node. A pod pinned to a hostname that a node carries means
+// that node: another node's near name (node-00008 for node-00009) is another machine, not a
+// slip, and is never offered in its place. A hostname no node carries may be a typo.
+const hostnameKey = 'kubernetes.io/hostname';
+
+/** Whether `value` of the node label `key` names a node of the cluster that the pod may mean as it is. */
+type Named = (key: string, value: string) => boolean;
+
+const hostnamesOf = new WeakMap<readonly NodeFacts[], ReadonlySet<string>>();
+
+function namedBy(nodes: readonly NodeFacts[]): Named {
+  return (key, value) => {
+    if (key !== hostnameKey) return false;
+    let names = hostnamesOf.get(nodes);
+    if (!names) {
+      const found = new Set<string>();
+      for (let i = 0; i < nodes.length; i++) {
+        const labels = (nodes[i] as NodeFacts).labels;
+        if (Object.hasOwn(labels, hostnameKey)) found.add(labels[hostnameKey] as string);
+      }
+      hostnamesOf.set(nodes, (names = found));
+    }
+    return names.has(value);
+  };
+}
+
+function selectorChange(miss: SelectorEntryMiss, named: Named): Change | undefined {
   const node = nodeKey(miss);
   const wanted = miss.wanted[0];
   if (!node || wanted === undefined) return undefined;
-  const to = { key: node.key, value: near(wanted, node.value) ? node.value : wanted };
+  const to = { key: node.key, value: near(wanted, node.value) && !named(node.key, wanted) ? node.value : wanted };
   if (to.key === miss.key && to.value === wanted) return undefined;
   return { kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: miss.key, value: wanted }, to };
 }
@@ -45,7 +71,7 @@ function sameRequirement(r: V1NodeSelectorRequirement, miss: SelectorEntryMiss):
   return r.key === miss.key && r.operator === miss.operator && (r.values ?? []).join('\u0000') === miss.wanted.join('\u0000');
 }
 
-function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss): Change | undefined {
+function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss, named: Named): Change | undefined {
   if (miss.operator !== 'In' && miss.operator !== 'Exists') return undefined;
   const node = nodeKey(miss);
   if (!node) return undefined;
@@ -54,7 +80,7 @@ function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss):
   const from = expressions[expression];
   if (!from) return undefined;
   // The value the node's is a near miss of, if any, takes the node's spelling.
-  const nearValue = miss.wanted.filter((v) => near(v, node.value)).sort((a, b) => similarity(b, node.value) - similarity(a, node.value))[0];
+  const nearValue = miss.wanted.filter((v) => near(v, node.value) && !named(node.key, v)).sort((a, b) => similarity(b, node.value) - similarity(a, node.value))[0];
   const values = (from.values ?? []).map((v) => (v === nearValue ? node.value : v));
   const to: V1NodeSelectorRequirement = { ...from, key: node.key, ...(from.values ? { values } : {}) };
   if (to.key === from.key && values.every((v, i) => v === from.values?.[i])) return undefined;
@@ -62,21 +88,21 @@ function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss):
   return { kind: 'setAffinityExpression', cause: 'NodeAffinity', term, expression, from, to, termAfter };
 }
 
-function changesFor(input: FixInput, reasons: readonly Reason[]): { changes: Change[]; key: string } | null {
+function changesFor(input: FixInput, reasons: readonly Reason[], named: Named): { changes: Change[]; key: string } | null {
   const changes: Change[] = [];
   for (const reason of reasons) {
     const detail = reason.detail;
     if (detail.kind === 'nodeSelectorMismatch') {
       for (const miss of detail.misses) {
-        const change = selectorChange(miss);
+        const change = selectorChange(miss, named);
         if (change) changes.push(change);
       }
     }
     if (detail.kind === 'requiredAffinityMismatch') {
       // One term that this node nearly meets is enough: terms are ORed.
-      const term = detail.terms.find((t) => t.misses.every((m) => affinityChange(input, t.index, m)));
+      const term = detail.terms.find((t) => t.misses.every((m) => affinityChange(input, t.index, m, named)));
       for (const miss of term?.misses ?? []) {
-        const change = term ? affinityChange(input, term.index, miss) : undefined;
+        const change = term ? affinityChange(input, term.index, miss, named) : undefined;
         if (change) changes.push(change);
       }
     }
@@ -89,8 +115,9 @@ export function proposeSelectorFixes(input: FixInput): Candidate[] {
   // Nodes of one NodeAffinity class share their reasons (rules/NodeAffinity.ts): the changes
   // are worked out once per list of reasons, not once for each of 4,500 nodes.
   const byReasons = new TupleMemo<{ changes: Change[]; key: string } | null>();
+  const named = namedBy(input.ctx.nodes);
   for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
-    const found = byReasons.get(node.reasons, () => changesFor(input, node.reasons));
+    const found = byReasons.get(node.reasons, () => changesFor(input, node.reasons, named));
     if (!found) continue;
     const known = byChange.get(found.key);
     if (known) known.nodes.push(node.name);

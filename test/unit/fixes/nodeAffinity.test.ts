@@ -54,6 +54,27 @@ describe('node selector and required node affinity', () => {
     expect(fixes.map((f) => f.changes)).toContainEqual([{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: ['n', 'm'], set: {}, remove: ['spot'] }]);
   });
 
+  it('a pod pinned to a hostname a node carries means that node: no other node\'s near name is offered', () => {
+    // node-08 and node-19 are one typo from node-09, and free; node-09 is tainted.
+    const nodes = [node('node-08').obj(), node('node-09').taint('dedicated', 'gpu', 'NoSchedule').obj(), node('node-19').obj()];
+    const fixes = fixesFor(pod('p').nodeSelector({ 'kubernetes.io/hostname': 'node-09' }).obj(), nodes);
+    expect(outline(fixes)).toEqual([{ kinds: ['tolerateTaint'], makesFit: ['node-09'] }]);
+    const affinity = fixesFor(pod('p').affinityTerm({ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-09'] }).obj(), nodes);
+    expect(outline(affinity)).toEqual([{ kinds: ['tolerateTaint'], makesFit: ['node-09'] }]);
+  });
+
+  it('a hostname no node carries may be a typo: the node with the near name is offered', () => {
+    const fixes = fixesFor(pod('p').nodeSelector({ 'kubernetes.io/hostname': 'node-9' }).obj(), [node('node-09').obj(), node('node-10').obj()]);
+    expect(fixes.map((f) => f.changes)).toEqual([[{ kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: 'kubernetes.io/hostname', value: 'node-9' }, to: { key: 'kubernetes.io/hostname', value: 'node-09' } }]]);
+  });
+
+  it('a typo in the hostname key keeps the hostname the pod names', () => {
+    const nodes = [node('node-08').obj(), node('node-09').obj()];
+    const fixes = fixesFor(pod('p').nodeSelector({ 'kubernetes.io/hostnme': 'node-09' }).obj(), nodes);
+    expect(fixes.map((f) => f.changes)).toEqual([[{ kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: 'kubernetes.io/hostnme', value: 'node-09' }, to: { key: 'kubernetes.io/hostname', value: 'node-09' } }]]);
+    expect(fixes[0]?.makesFit).toEqual(['node-09']);
+  });
+
   it('never proposes a label the API server would refuse', () => {
     const fixes = fixesFor(pod('p').nodeSelector({ tier: 'fast disk' }).obj(), [node('n').obj()]);
     expect(fixes).toEqual([]);
