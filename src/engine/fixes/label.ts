@@ -7,7 +7,7 @@ import type { NodeVerdict } from '../diagnosis.js';
 import type { NodeFacts } from '../model.js';
 import { TupleMemo } from '../tupleMemo.js';
 import { labelKeys, byKeyList } from '../match/labelKeys.js';
-import { matchesNodeRequirement } from '../match/nodeSelector.js';
+import { labelKeysAsked, matchesNodeRequirement } from '../match/nodeSelector.js';
 import { isLabelKey, isLabelValue } from './labelSyntax.js';
 import { failingOnlyOn, nodeNamed } from './nodes.js';
 import { near } from './selector.js';
@@ -88,10 +88,7 @@ export function proposeLabels(input: FixInput): Candidate[] {
   // A node's labelling depends on its keys and on its values of the keys the pod asks about:
   // worked out once per such combination, not once for each of 4,500 nodes.
   const spec = input.ctx.pod.pod.spec;
-  const asked = [
-    ...Object.keys(spec?.nodeSelector ?? {}),
-    ...(spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []).flatMap((t) => (t.matchExpressions ?? []).map((r) => r.key)),
-  ];
+  const asked = labelKeysAsked(spec);
   // By the node's list of keys (a string the nodes with the same keys share, so it is hashed
   // once, not built and hashed again for each of 4,500 nodes), then by its values of the asked keys.
   const seen = new Map<string, Map<string, Found | undefined>>();

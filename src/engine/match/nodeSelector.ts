@@ -1,7 +1,7 @@
 // v1.NodeSelector semantics (component-helpers/scheduling/corev1/nodeaffinity): terms are ORed,
 // requirements inside a term ANDed; matchFields supports only metadata.name; an empty term
 // matches nothing.
-import type { V1NodeSelector, V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod } from '@kubernetes/client-node';
+import type { V1NodeSelector, V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import type { NodeRecord } from '../../snapshot/types.js';
 
 export interface RequirementResult {
@@ -93,4 +93,10 @@ export function matchesRequiredNodeAffinity(pod: V1Pod, node: NodeRecord): boole
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (!required) return true;
   return evaluateNodeSelector({ nodeSelectorTerms: required.nodeSelectorTerms ?? [] }, node).matched;
+}
+
+/** The label keys a pod's nodeSelector and required node-affinity expressions ask about, each once. */
+export function labelKeysAsked(spec: V1PodSpec | undefined): string[] {
+  const terms = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  return [...new Set([...Object.keys(spec?.nodeSelector ?? {}), ...terms.flatMap((t) => (t.matchExpressions ?? []).map((r) => r.key))])];
 }

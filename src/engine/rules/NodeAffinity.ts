@@ -3,7 +3,7 @@
 // node's closest label, so that a typo in a key or value is shown rather than guessed.
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1PodSpec } from '@kubernetes/client-node';
 import type { FilterRule, NodeFacts, RuleReason } from '../model.js';
-import { evaluateTerm, matchesNodeRequirement } from '../match/nodeSelector.js';
+import { evaluateTerm, labelKeysAsked, matchesNodeRequirement } from '../match/nodeSelector.js';
 import { compareText, isNearMiss, mayBeNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
 import { byKeyList, labelKeys } from '../match/labelKeys.js';
 import { TupleMemo } from '../tupleMemo.js';
@@ -174,8 +174,7 @@ function classesOf(spec: V1PodSpec): Classes | null {
   if (found === undefined) {
     const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
     const byName = terms.some((t) => (t.matchFields ?? []).length > 0);
-    const asked = [...new Set([...Object.keys(spec.nodeSelector ?? {}), ...terms.flatMap((t) => (t.matchExpressions ?? []).map((r) => r.key))])];
-    found = byName ? null : { asked, memo: new TupleMemo() };
+    found = byName ? null : { asked: labelKeysAsked(spec), memo: new TupleMemo() };
     classesBySpec.set(spec, found);
   }
   return found;
