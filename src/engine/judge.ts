@@ -153,8 +153,10 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
       // 13 rules on 5,000 nodes: nothing is copied for the common empty answer.
       const raw = input.rule.filter(ctx, node);
       const found = raw.length > 0 && reasons.length > 0 ? raw.filter((r) => !reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind)) : raw;
-      const kept = proven(input, found);
-      if (kept.length > 0) reasons.push(...kept);
+      // proven() only where there is something to sift: 65,000 calls saved on the common pass.
+      const kept = found.length > 0 && input.gaps.length > 0 ? proven(input, found) : found;
+      // Not push(...kept): a spread call, on 5,000 nodes, before V8 has compiled the loop.
+      for (let k = 0; k < kept.length; k++) reasons.push(kept[k] as Reason);
       if (input.gaps.length > 0 && kept.length === 0) unchecked.push(input.rule.meta.name);
       else if (kept.length === 0 && preFilter.length === 0) {
         const undecided = input.rule.notCheckedOn?.(ctx, node);

@@ -20,14 +20,15 @@ interface Labelling {
 
 function satisfy(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, into: Labelling): boolean {
   if (matchesNodeRequirement(requirement, labels)) return true;
+  // A node that says otherwise (nvidia.com/gpu.present=false) is what it says: relabelling it
+  // would only lie to the scheduler. A missing label is the one worth adding. Asked first: a
+  // pod pinned to one hostname is refused so by 4,999 nodes, without a near-miss search each.
+  if (requirement.operator === 'In' && Object.hasOwn(labels, requirement.key)) return false;
   if (!isLabelKey(requirement.key) || labelNearMiss(requirement, labels)) return false;
   switch (requirement.operator) {
     case 'In': {
       const value = requirement.values?.[0];
       if (value === undefined || !isLabelValue(value)) return false;
-      // A node that says otherwise (nvidia.com/gpu.present=false) is what it says: relabelling
-      // it would only lie to the scheduler. A missing label is the one worth adding.
-      if (Object.hasOwn(labels, requirement.key)) return false;
       into.set[requirement.key] = value;
       return true;
     }

@@ -1,6 +1,7 @@
 // The replay: the engine's own judge, on a patched copy of the context, for the nodes a change
 // targets only. A node is made to fit only when its verdict becomes `fits`; `unproven` (a gap
 // in the input) is reported apart and never counted.
+import type { NodeVerdict } from '../diagnosis.js';
 import { judge, type Judgement } from '../judge.js';
 import type { FilterRule, Reason, RuleContext } from '../model.js';
 import type { PluginName } from '../plugins.js';
@@ -20,9 +21,12 @@ export interface Replay {
 }
 
 /** The plugins of `reasons`, each once, in order: a node has a few reasons, and a replay thousands of nodes. */
-function pluginsOf(...lists: readonly (readonly Reason[])[]): PluginName[] {
+function pluginsOf(preFilter: readonly Reason[], reasons: readonly Reason[]): PluginName[] {
   const out: PluginName[] = [];
-  for (const reasons of lists) for (const r of reasons) if (!out.includes(r.plugin)) out.push(r.plugin);
+  for (let i = 0; i < preFilter.length + reasons.length; i++) {
+    const r = (i < preFilter.length ? preFilter[i] : reasons[i - preFilter.length]) as Reason;
+    if (!out.includes(r.plugin)) out.push(r.plugin);
+  }
   return out;
 }
 
@@ -36,7 +40,9 @@ export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: 
   const unproven: string[] = [];
   const podsUnread: string[] = [];
   const blocked: Record<string, PluginName[]> = {};
-  for (const node of judgement.nodes) {
+  // Indexed: a replay's verdicts are walked once, before V8 has compiled this loop.
+  for (let i = 0; i < judgement.nodes.length; i++) {
+    const node = judgement.nodes[i] as NodeVerdict;
     if (node.verdict === 'fits' && podsRead && !podsRead.has(node.name)) {
       unproven.push(node.name);
       podsUnread.push(node.name);

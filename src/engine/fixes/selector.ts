@@ -62,7 +62,8 @@ function selectorChange(miss: SelectorEntryMiss, named: Named): Change | undefin
   const node = nodeKey(miss);
   const wanted = miss.wanted[0];
   if (!node || wanted === undefined) return undefined;
-  const to = { key: node.key, value: near(wanted, node.value) && !named(node.key, wanted) ? node.value : wanted };
+  // A hostname some node carries is asked first: cheaper than the near-miss test it makes moot.
+  const to = { key: node.key, value: !named(node.key, wanted) && near(wanted, node.value) ? node.value : wanted };
   if (to.key === miss.key && to.value === wanted) return undefined;
   return { kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: miss.key, value: wanted }, to };
 }
@@ -80,7 +81,7 @@ function affinityChange(input: FixInput, term: number, miss: SelectorEntryMiss, 
   const from = expressions[expression];
   if (!from) return undefined;
   // The value the node's is a near miss of, if any, takes the node's spelling.
-  const nearValue = miss.wanted.filter((v) => near(v, node.value) && !named(node.key, v)).sort((a, b) => similarity(b, node.value) - similarity(a, node.value))[0];
+  const nearValue = miss.wanted.filter((v) => !named(node.key, v) && near(v, node.value)).sort((a, b) => similarity(b, node.value) - similarity(a, node.value))[0];
   const values = (from.values ?? []).map((v) => (v === nearValue ? node.value : v));
   const to: V1NodeSelectorRequirement = { ...from, key: node.key, ...(from.values ? { values } : {}) };
   if (to.key === from.key && values.every((v, i) => v === from.values?.[i])) return undefined;

@@ -2,6 +2,7 @@
 // `Exists` for a taint without one, and the effect). Where the pod has a near-miss toleration
 // for it (a typo in the value, say), the fix puts the copy in its place rather than beside it.
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
+import type { NodeVerdict } from '../diagnosis.js';
 import { formatTaint } from '../match/tolerations.js';
 import { failing, failures } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';
@@ -15,8 +16,12 @@ export function tolerationFor(taint: V1Taint): V1Toleration {
 export function proposeTolerations({ judgement }: FixInput): Candidate[] {
   if (!failures(judgement).plugins.has('TaintToleration')) return [];
   const byTaint = new Map<string, { change: Change; nodes: string[] }>();
-  for (const node of failing(judgement)) {
-    for (const reason of node.reasons) {
+  // Indexed: 5,000 verdicts walked once, before V8 has compiled the loop.
+  const nodes = failing(judgement);
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as NodeVerdict;
+    for (let j = 0; j < node.reasons.length; j++) {
+      const reason = node.reasons[j] as NodeVerdict['reasons'][number];
       const detail = reason.detail;
       // A cordon's taint is lifted by uncordoning (uncordon.ts), not tolerated around.
       if (detail.kind !== 'untoleratedTaint' || detail.taint.key === cordonTaintKey) continue;

@@ -1,7 +1,7 @@
 // Aligns what the pod wants with what the node has, code point by code point, and names the
 // kind of every difference. Users stare at `dedicated=gpu` vs `dedicated=gpu` for an hour;
 // the point here is to say "the second one ends in U+00A0" instead.
-import { describeCodePoint, isInvisible, isNonBreakingSpace, isWhitespace, lookAlikeOf, type CodePointInfo } from './unicode.js';
+import { describeCodePoint, isInvisible, isNonBreakingSpace, isPrintableAscii, isWhitespace, lookAlikeOf, type CodePointInfo } from './unicode.js';
 
 export type DiffKind =
   | 'case'
@@ -59,6 +59,13 @@ function traits(char: string): Traits {
   let t = traitCache.get(char);
   if (t) return t;
   if (traitCache.size >= 4096) traitCache.clear();
+  // Printable ASCII (nearly every character of a label) is none of the special kinds: no
+  // Unicode property test for it.
+  if (isPrintableAscii(char)) {
+    t = { lower: char.toLowerCase(), upper: char.toUpperCase(), invisible: false, nbsp: false, whitespace: false, lookAlike: undefined, nfkc: undefined, plain: true };
+    traitCache.set(char, t);
+    return t;
+  }
   const ascii = (char.codePointAt(0) ?? 0) <= 0x7f;
   t = {
     lower: char.toLowerCase(),

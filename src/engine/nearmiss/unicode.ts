@@ -115,10 +115,17 @@ export const codePointLabel = (char: string): string => `U+${cp(char).toString(1
 
 /** Names of ASCII letters and digits, derived rather than tabled. */
 function asciiName(char: string): string | undefined {
-  if (/^[a-z]$/.test(char)) return `LATIN SMALL LETTER ${char.toUpperCase()}`;
-  if (/^[A-Z]$/.test(char)) return `LATIN CAPITAL LETTER ${char}`;
-  if (/^[0-9]$/.test(char)) return `DIGIT ${DIGIT_NAMES[Number(char)] ?? ''}`;
+  const code = char.length === 1 ? char.charCodeAt(0) : -1;
+  if (code >= 0x61 && code <= 0x7a) return `LATIN SMALL LETTER ${char.toUpperCase()}`;
+  if (code >= 0x41 && code <= 0x5a) return `LATIN CAPITAL LETTER ${char}`;
+  if (code >= 0x30 && code <= 0x39) return `DIGIT ${DIGIT_NAMES[code - 0x30] ?? ''}`;
   return undefined;
+}
+
+/** U+0021..U+007E: shown as itself, in no table above, named only if a letter or digit. */
+export function isPrintableAscii(char: string): boolean {
+  const code = char.length === 1 ? char.charCodeAt(0) : -1;
+  return code >= 0x21 && code <= 0x7e;
 }
 
 // Fullwidth forms U+FF01..U+FF5E are ASCII U+0021..U+007E shifted by a constant.
@@ -161,6 +168,12 @@ export function describeCodePoint(char: string): CodePointInfo {
 }
 
 function describeUncached(char: string): CodePointInfo {
+  // The common character, without the Unicode property tests below (each a regular expression
+  // compiled on first use, in a process that compares a few labels once).
+  if (isPrintableAscii(char)) {
+    const name = asciiName(char);
+    return name === undefined ? { char, codePoint: codePointLabel(char), visible: true } : { char, codePoint: codePointLabel(char), name, visible: true };
+  }
   const code = cp(char);
   const ascii = fullwidthToAscii(char);
   const fullwidthName = ascii === undefined ? undefined : asciiName(ascii)?.replace(/^(LATIN|DIGIT)/, 'FULLWIDTH $1');
