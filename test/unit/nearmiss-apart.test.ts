@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { near } from '../../src/engine/fixes/selector.js';
-import { compareText, isNearMiss, mayBeNearMiss, moreTyposApart, similarity } from '../../src/engine/nearmiss/index.js';
+import { certainlyBelow, compareText, isNearMiss, mayBeNearMiss, moreTyposApart, similarity } from '../../src/engine/nearmiss/index.js';
 
 /** Levenshtein distance, whole table: the reference the banded one is held to. */
 function distance(a: string, b: string): number {
@@ -76,6 +76,18 @@ describe('what it rules out, the full comparison rules out', () => {
       }),
       { numRuns: Number(process.env['FC_RUNS'] ?? 2000) },
     );
+  });
+
+  it('never a similarity at or above the threshold where certainlyBelow says below', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(fc.oneof(ascii, any), fc.oneof(ascii, any)), pair), fc.constantFrom(0.25, 0.5, 0.6, 0.75, 0.9), ([a, b], threshold) => {
+        if (certainlyBelow(a, b, threshold)) expect(similarity(a, b)).toBeLessThan(threshold);
+      }),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 2000) },
+    );
+    // It does decide: the pod's default tolerations against a taint's key, a pinned hostname.
+    expect(certainlyBelow('node.kubernetes.io/not-ready', 'dedicated', 0.5)).toBe(true);
+    expect(certainlyBelow('dedicated', 'dedicatd', 0.5)).toBe(false);
   });
 
   it('never near enough for a selector fix where the typos alone are too many', () => {

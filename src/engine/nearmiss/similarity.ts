@@ -76,6 +76,20 @@ export function mayBeNearMiss(wanted: string, actual: string): boolean {
   return !moreTyposApart(wanted, actual, Math.floor(Math.max(wanted.length, actual.length) / 6));
 }
 
+/**
+ * True only when `similarity(a, b) < threshold` is certain without aligning the two. Any typo
+ * makes the diff more than cosmetic, so its score is at most 1 - typos / (the longer length),
+ * and moreTyposApart bounds the typos from below (for printable ASCII; otherwise it decides
+ * nothing and this is false).
+ */
+export function certainlyBelow(a: string, b: string, threshold: number): boolean {
+  const longest = Math.max(a.length, b.length);
+  let typos = Math.floor((1 - threshold) * longest);
+  // In floating point (1 - 0.9) * 10 is 0.999...: the bound must hold as the score is computed.
+  while (typos < longest && !(1 - (typos + 1) / longest < threshold)) typos++;
+  return moreTyposApart(a, b, typos);
+}
+
 // By diff, as scores: the same few pairs are asked about on every node.
 const nearMisses = new WeakMap<TextDiff, boolean>();
 

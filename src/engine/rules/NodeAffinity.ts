@@ -46,6 +46,9 @@ const nearKeys = byKeyList<Nearest<string> | null>();
 function closestNearKey(wanted: string, labels: Record<string, string>): Nearest<string> | undefined {
   const keys = labelKeys(labels);
   const found = nearKeys(wanted, keys, () => {
+    // Keys plainly unlike the wanted one (bench/candidate against kubernetes.io/arch) are not
+    // aligned: none of them can be the near miss.
+    if (!keys.keys.some((key) => mayBeNearMiss(wanted, key))) return null;
     const closest = nearest(wanted, keys.keys, (key) => key);
     return closest && isNearMiss(closest.diff) ? closest : null;
   });

@@ -18,7 +18,7 @@ import {
   type ComparisonOperator,
   type ComparisonOutcome,
 } from '../match/tolerations.js';
-import { compareText, isNearMiss, similarity, type TextDiff } from '../nearmiss/index.js';
+import { certainlyBelow, compareText, isNearMiss, mayBeNearMiss, similarity, type TextDiff } from '../nearmiss/index.js';
 
 export type TolerationMismatch =
   /** `diff` only when the two are a near miss (isNearMiss): `cpu` vs `gpu` is another value, not a slip. */
@@ -59,6 +59,7 @@ export interface UntoleratedTaintDetail {
 }
 
 function nearDiff(wanted: string, actual: string): { diff?: TextDiff } {
+  if (!mayBeNearMiss(wanted, actual)) return {};
   const diff = compareText(wanted, actual);
   return isNearMiss(diff) ? { diff } : {};
 }
@@ -105,6 +106,9 @@ export function nearestToleration(tolerations: readonly V1Toleration[], taint: V
   let best: (NearestToleration & { score: number }) | undefined;
   tolerations.forEach((toleration, index) => {
     if (isComparisonOperator(toleration.operator)) return;
+    // A key plainly unlike the taint's scores below 0.5 (refused below): known without aligning
+    // them, as each of the pod's default tolerations (not-ready, unreachable) is against a taint.
+    if (toleration.key && certainlyBelow(toleration.key, taint.key, 0.5)) return;
     const mismatches = tolerationMismatches(toleration, taint);
     const keyScore = toleration.key ? similarity(toleration.key, taint.key) : 1;
     const fields = new Set(mismatches.map((m) => m.field));
