@@ -9,7 +9,7 @@ import { TupleMemo } from '../tupleMemo.js';
 import { labelKeys, byKeyList } from '../match/labelKeys.js';
 import { labelKeysAsked, matchesNodeRequirement } from '../match/nodeSelector.js';
 import { isLabelKey, isLabelValue } from './labelSyntax.js';
-import { failingOnlyOn, nodeNamed } from './nodes.js';
+import { carriesAll, failingOnlyOn, nodeNamed, selectorOnlyKeys } from './nodes.js';
 import { near } from './selector.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
@@ -114,7 +114,12 @@ export function proposeLabels(input: FixInput): Candidate[] {
   // holds what the labelling reads (the values of the asked keys, the key list where one is
   // missing): worked out once per list of reasons. Reasons made for one node are its own.
   const byReasons = new TupleMemo<Found | undefined>();
+  // Without required terms the labelling is the nodeSelector's keys the node lacks: a node that
+  // carries each (a pod pinned to a hostname, against 4,999 other hostnames) has none to add,
+  // known before its reasons are looked up.
+  const selectorKeys = selectorOnlyKeys(spec);
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
+    if (selectorKeys && carriesAll(input.ctx.nodes, verdict.name, selectorKeys)) continue;
     const found = byReasons.get(verdict.reasons, () => ofNode(verdict));
     if (!found) continue;
     const { labelling, key } = found;

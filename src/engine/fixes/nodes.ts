@@ -1,5 +1,6 @@
 // Which nodes a generator looks at: those the judgement proves to fail (never one whose
 // verdict rests on a gap), and of those, the ones a given plugin alone rejects.
+import type { V1PodSpec } from '@kubernetes/client-node';
 import type { NodeVerdict } from '../diagnosis.js';
 import { positionsIn, type Judgement } from '../judge.js';
 import type { NodeFacts } from '../model.js';
@@ -86,4 +87,19 @@ export function nodeNamed(nodes: readonly NodeFacts[], name: string): NodeFacts 
   if (!at) return nodes.findLast((n) => n.name === name); // a name repeated: the last, as before
   const i = at.get(name);
   return i === undefined ? undefined : nodes[i];
+}
+
+/**
+ * The keys of the pod's nodeSelector when the pod has no required node-affinity terms (so that
+ * the selector is all NodeAffinity asks of a node's labels), else undefined.
+ */
+export function selectorOnlyKeys(spec: V1PodSpec | undefined): string[] | undefined {
+  const terms = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  return terms ? undefined : Object.keys(spec?.nodeSelector ?? {});
+}
+
+/** Whether the node named `name` carries a label for each key (whatever its value). */
+export function carriesAll(nodes: readonly NodeFacts[], name: string, keys: readonly string[]): boolean {
+  const labels = nodeNamed(nodes, name)?.labels;
+  return labels !== undefined && keys.every((key) => Object.hasOwn(labels, key));
 }

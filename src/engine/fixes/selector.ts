@@ -4,10 +4,11 @@
 // which nodes that frees.
 import type { V1NodeSelectorRequirement } from '@kubernetes/client-node';
 import { moreTyposApart, similarity } from '../nearmiss/index.js';
-import type { NodeFacts, Reason } from '../model.js';
+import type { Reason } from '../model.js';
+import { namesNode } from '../match/pins.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
 import { TupleMemo } from '../tupleMemo.js';
-import { failingOnlyOn } from './nodes.js';
+import { carriesAll, failingOnlyOn, selectorOnlyKeys } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
 /**
@@ -32,31 +33,8 @@ function nodeKey(miss: SelectorEntryMiss): { key: string; value: string } | unde
   return closest && near(miss.key, closest.key) ? { key: closest.key, value: closest.value } : undefined;
 }
 
-// kubernetes.io/hostname names one node. A pod pinned to a hostname that a node carries means
-// that node: another node's near name (node-00008 for node-00009) is another machine, not a
-// slip, and is never offered in its place. A hostname no node carries may be a typo.
-const hostnameKey = 'kubernetes.io/hostname';
-
-/** Whether `value` of the node label `key` names a node of the cluster that the pod may mean as it is. */
+/** Whether `value` of the node label `key` names a node of the cluster that the pod may mean as it is (match/pins.ts). */
 type Named = (key: string, value: string) => boolean;
-
-const hostnamesOf = new WeakMap<readonly NodeFacts[], ReadonlySet<string>>();
-
-function namedBy(nodes: readonly NodeFacts[]): Named {
-  return (key, value) => {
-    if (key !== hostnameKey) return false;
-    let names = hostnamesOf.get(nodes);
-    if (!names) {
-      const found = new Set<string>();
-      for (let i = 0; i < nodes.length; i++) {
-        const labels = (nodes[i] as NodeFacts).labels;
-        if (Object.hasOwn(labels, hostnameKey)) found.add(labels[hostnameKey] as string);
-      }
-      hostnamesOf.set(nodes, (names = found));
-    }
-    return names.has(value);
-  };
-}
 
 function selectorChange(miss: SelectorEntryMiss, named: Named): Change | undefined {
   const node = nodeKey(miss);
@@ -116,8 +94,14 @@ export function proposeSelectorFixes(input: FixInput): Candidate[] {
   // Nodes of one NodeAffinity class share their reasons (rules/NodeAffinity.ts): the changes
   // are worked out once per list of reasons, not once for each of 4,500 nodes.
   const byReasons = new TupleMemo<{ changes: Change[]; key: string } | null>();
-  const named = namedBy(input.ctx.nodes);
+  const named: Named = (key, value) => namesNode(input.ctx.nodes, key, value);
+  // A nodeSelector that only pins the pod to nodes by name: a node carrying its keys has another
+  // name, never a fix (a pod pinned to a hostname, against 4,999 other hostnames).
+  const spec = input.ctx.pod.pod.spec;
+  const selectorKeys = selectorOnlyKeys(spec);
+  const pinsOnly = selectorKeys !== undefined && selectorKeys.length > 0 && selectorKeys.every((key) => named(key, spec?.nodeSelector?.[key] ?? ''));
   for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
+    if (pinsOnly && carriesAll(input.ctx.nodes, node.name, selectorKeys)) continue;
     const found = byReasons.get(node.reasons, () => changesFor(input, node.reasons, named));
     if (!found) continue;
     const known = byChange.get(found.key);

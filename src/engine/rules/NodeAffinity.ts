@@ -7,6 +7,7 @@ import { evaluateTerm, labelKeysAsked, matchesNodeRequirement } from '../match/n
 import { compareText, isNearMiss, mayBeNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
 import { byKeyList, labelKeys } from '../match/labelKeys.js';
 import { TupleMemo } from '../tupleMemo.js';
+import { pinsToNodes } from '../match/pins.js';
 
 /** A label of the node that nearly matches what the pod wants; diffs only where they are near misses. */
 export interface LabelNearMiss {
@@ -90,13 +91,16 @@ function requirementsOf(selector: Record<string, string>): V1NodeSelectorRequire
   return requirements;
 }
 
-function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, field: 'label' | 'field', nodeName: string): SelectorEntryMiss {
+function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<string, string>, field: 'label' | 'field', nodeName: string, nodes: readonly NodeFacts[]): SelectorEntryMiss {
   const values = requirement.values ?? [];
   const source = field === 'field' ? { 'metadata.name': nodeName } : labels;
   const actual = Object.hasOwn(source, requirement.key) ? source[requirement.key] : undefined;
   const miss: SelectorEntryMiss = { key: requirement.key, wanted: values, operator: requirement.operator };
   if (actual !== undefined) {
     miss.actual = actual;
+    // Pinned to a node of the cluster by name, the pod means that node: the others' names are
+    // not near misses of it, and 5,000 of them are not compared (match/pins.ts).
+    if (pinned(requirement, field, nodes)) return miss;
     const closest = closestNearValue(requirement, actual);
     if (closest) miss.closest = { ...closest };
     return miss;
@@ -114,11 +118,22 @@ function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<str
   return miss;
 }
 
-function unmetTerm(term: V1NodeSelectorTerm, labels: Record<string, string>, nodeName: string, node: Parameters<typeof evaluateTerm>[1]): SelectorEntryMiss[] {
-  const result = evaluateTerm(term, node);
+function unmetTerm(term: V1NodeSelectorTerm, labels: Record<string, string>, node: NodeFacts, nodes: readonly NodeFacts[]): SelectorEntryMiss[] {
+  const result = evaluateTerm(term, node.node);
   if (result.matched) return [];
   if (result.requirements.length === 0) return [{ key: '', wanted: [], operator: 'emptyTerm' }];
-  return result.requirements.filter((r) => !r.matched).map((r) => describeMiss(r.requirement, labels, r.field, nodeName));
+  return result.requirements.filter((r) => !r.matched).map((r) => describeMiss(r.requirement, labels, r.field, node.name, nodes));
+}
+
+// Whether a requirement pins the pod to nodes of this list, once per list and requirement.
+const pinsByNodes = new WeakMap<readonly NodeFacts[], WeakMap<V1NodeSelectorRequirement, boolean>>();
+
+function pinned(requirement: V1NodeSelectorRequirement, field: 'label' | 'field', nodes: readonly NodeFacts[]): boolean {
+  let byRequirement = pinsByNodes.get(nodes);
+  if (!byRequirement) pinsByNodes.set(nodes, (byRequirement = new WeakMap()));
+  let pins = byRequirement.get(requirement);
+  if (pins === undefined) byRequirement.set(requirement, (pins = pinsToNodes(requirement, field, nodes)));
+  return pins;
 }
 
 // PreFilter narrows the nodes to those named by `matchFields metadata.name In` when every term
@@ -138,20 +153,23 @@ function preFilterNodeNames(terms: V1NodeSelectorTerm[]): Set<string> | undefine
   return union;
 }
 
-function reasonsOn(spec: V1PodSpec | undefined, labels: Record<string, string>, node: NodeFacts): NodeAffinityReason[] {
+function reasonsOn(spec: V1PodSpec | undefined, labels: Record<string, string>, node: NodeFacts, nodes: readonly NodeFacts[]): NodeAffinityReason[] {
   const reasons: NodeAffinityReason[] = [];
   const selector = spec?.nodeSelector;
-  const selectorMisses = selector
-    ? requirementsOf(selector)
-        .filter((requirement) => !matchesNodeRequirement(requirement, labels))
-        .map((requirement) => describeMiss(requirement, labels, 'label', node.name))
-    : [];
+  // A loop, not filter and map: with a pod pinned to a hostname every node is its own class,
+  // and this runs 5,000 times in code V8 has not compiled yet.
+  const selectorMisses: SelectorEntryMiss[] = [];
+  const requirements = selector ? requirementsOf(selector) : [];
+  for (let i = 0; i < requirements.length; i++) {
+    const requirement = requirements[i] as V1NodeSelectorRequirement;
+    if (!matchesNodeRequirement(requirement, labels)) selectorMisses.push(describeMiss(requirement, labels, 'label', node.name, nodes));
+  }
   if (selectorMisses.length > 0) {
     reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeSelectorMismatch', misses: selectorMisses } });
   }
   const required = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (required) {
-    const terms = required.nodeSelectorTerms.map((term, index) => ({ index, misses: unmetTerm(term, labels, node.name, node.node) }));
+    const terms = required.nodeSelectorTerms.map((term, index) => ({ index, misses: unmetTerm(term, labels, node, nodes) }));
     if (terms.every((t) => t.misses.length > 0)) {
       reasons.push({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', detail: { kind: 'requiredAffinityMismatch', terms } });
     }
@@ -163,22 +181,25 @@ function reasonsOn(spec: V1PodSpec | undefined, labels: Record<string, string>, 
 // its values of the keys the pod asks about and, where one is missing, its list of keys (the
 // near key looked for) and that near key's value. The reasons are worked out once per class and
 // shared by its nodes (callers only read them; the fix generators group nodes by them). A term
-// with matchFields reads the node's name: no classes then. By the pod's spec object, so that a
-// fix's patched pod has its own.
+// with matchFields reads the node's name: no classes then. By the pod's spec object and the list
+// of nodes (whether a hostname pins the pod to one of them depends on the list), so that a fix's
+// patched pod or patched nodes have their own.
 interface Classes {
   asked: string[];
   memo: TupleMemo<NodeAffinityReason[]>;
 }
 
-const classesBySpec = new WeakMap<V1PodSpec, Classes | null>();
+const classesByNodes = new WeakMap<readonly NodeFacts[], WeakMap<V1PodSpec, Classes | null>>();
 
-function classesOf(spec: V1PodSpec): Classes | null {
-  let found = classesBySpec.get(spec);
+function classesOf(spec: V1PodSpec, nodes: readonly NodeFacts[]): Classes | null {
+  let bySpec = classesByNodes.get(nodes);
+  if (!bySpec) classesByNodes.set(nodes, (bySpec = new WeakMap()));
+  let found = bySpec.get(spec);
   if (found === undefined) {
     const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
     const byName = terms.some((t) => (t.matchFields ?? []).length > 0);
     found = byName ? null : { asked: labelKeysAsked(spec), memo: new TupleMemo() };
-    classesBySpec.set(spec, found);
+    bySpec.set(spec, found);
   }
   return found;
 }
@@ -219,11 +240,11 @@ const rule: FilterRule<'NodeAffinity', NodeAffinityDetail> = {
     }
     return { nodeNames, outsideDetail: { kind: 'outsidePreFilterNodes', requested: [...nodeNames].sort() } };
   },
-  filter({ pod }, node) {
+  filter({ pod, nodes }, node) {
     const spec = pod.pod.spec;
-    const classes = spec && classesOf(spec);
-    if (!classes) return reasonsOn(spec, node.labels, node);
-    return classes.memo.get(classOf(classes.asked, node.labels), () => reasonsOn(spec, node.labels, node));
+    const classes = spec && classesOf(spec, nodes);
+    if (!classes) return reasonsOn(spec, node.labels, node, nodes);
+    return classes.memo.get(classOf(classes.asked, node.labels), () => reasonsOn(spec, node.labels, node, nodes));
   },
 };
 

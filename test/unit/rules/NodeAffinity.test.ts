@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NodeAffinityDetail } from '../../../src/engine/rules/NodeAffinity.js';
 import rule from '../../../src/engine/rules/NodeAffinity.js';
 import { contextFor, node, pod } from '../../support/builders.js';
-import { runRule } from '../../support/rules.js';
+import { runRule, verdicts } from '../../support/rules.js';
 
 const ssd = () => node('n').labels({ disktype: 'ssd', 'topology.kubernetes.io/zone': 'eu-1a' });
 
@@ -80,5 +80,47 @@ describe('NodeAffinity PreFilter', () => {
   it('does not narrow when one term has no matchFields', () => {
     const p = pod('p').matchFieldsTerm('a').affinityTerm({ key: 'disktype', operator: 'Exists' });
     expect(rule.preFilter?.(contextFor(p.obj(), [node('a').obj()]))).toEqual({});
+  });
+});
+
+// A pod pinned to a node by name means that node (match/pins.ts): the other nodes' names, one
+// character apart as sequential names are, are not near misses of it.
+describe('NodeAffinity and a pin to a node by name', () => {
+  const named = (name: string) => node(name).labels({ 'kubernetes.io/hostname': name });
+  const missesOn = (reasons: Record<string, ReturnType<typeof runRule>>, name: string) =>
+    detailOf(reasons[name] ?? []).flatMap((d) => (d.kind === 'nodeSelectorMismatch' ? d.misses : d.kind === 'requiredAffinityMismatch' ? d.terms.flatMap((t) => t.misses) : []));
+
+  it('a hostname some node carries: the other nodes show their own name, no near miss', () => {
+    const reasons = verdicts(rule, pod('p').nodeSelector({ 'kubernetes.io/hostname': 'node-2' }).obj(), [named('node-1'), named('node-2'), named('node-3')].map((n) => n.obj()));
+    expect(reasons['node-2']).toEqual([]);
+    for (const name of ['node-1', 'node-3']) {
+      const [miss] = missesOn(reasons, name);
+      expect(miss).toMatchObject({ key: 'kubernetes.io/hostname', wanted: ['node-2'], actual: name });
+      expect(miss?.closest).toBeUndefined();
+    }
+  });
+
+  it('a hostname no node carries may be a typo: the near name is shown', () => {
+    const reasons = verdicts(rule, pod('p').nodeSelector({ 'kubernetes.io/hostname': 'Node-2' }).obj(), [named('node-1'), named('node-2')].map((n) => n.obj()));
+    expect(missesOn(reasons, 'node-2')[0]?.closest?.valueDiff?.kinds).toEqual(['case']);
+  });
+
+  it('by required affinity, as by nodeSelector', () => {
+    const p = pod('p').affinityTerm({ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-2'] });
+    const reasons = verdicts(rule, p.obj(), [named('node-1'), named('node-2')].map((n) => n.obj()));
+    expect(missesOn(reasons, 'node-1')[0]).toMatchObject({ actual: 'node-1' });
+    expect(missesOn(reasons, 'node-1')[0]?.closest).toBeUndefined();
+  });
+
+  it('by matchFields metadata.name (a DaemonSet pod), the other names are no near miss either', () => {
+    const reasons = verdicts(rule, pod('p').matchFieldsTerm('node-2').obj(), [node('node-1'), node('node-2')].map((n) => n.obj()));
+    const [miss] = missesOn(reasons, 'node-1');
+    expect(miss).toMatchObject({ key: 'metadata.name', actual: 'node-1' });
+    expect(miss?.closest).toBeUndefined();
+  });
+
+  it('another label with near values is still compared: only names pin', () => {
+    const reasons = verdicts(rule, pod('p').nodeSelector({ rack: 'rack-2' }).obj(), [node('a').labels({ rack: 'rack-1' }), node('b').labels({ rack: 'rack-2' })].map((n) => n.obj()));
+    expect(missesOn(reasons, 'a')[0]?.closest?.value).toBe('rack-1');
   });
 });
