@@ -43,13 +43,25 @@ function fallback(plugin: string): HeadlineGroup<Detail> {
   };
 }
 
+// A group's key once per detail: nodes of one class share their details.
+const groupKeys = new WeakMap<Detail, { key: string; tell: HeadlineGroup<Detail> }>();
+
+function groupKeyOf(reason: Reason): { key: string; tell: HeadlineGroup<Detail> } {
+  let known = groupKeys.get(reason.detail);
+  if (!known) {
+    const tell = headlineOf.get(reason.detail.kind) ?? fallback(reason.plugin);
+    known = { key: `${reason.plugin}|${reason.detail.kind}|${tell.key(reason.detail)}`, tell };
+    groupKeys.set(reason.detail, known);
+  }
+  return known;
+}
+
 function groupBy(nodes: readonly NodeVerdict[], pick: (n: NodeVerdict) => Reason | undefined): Group[] {
   const groups = new Map<string, Group>();
   for (const node of nodes) {
     const reason = pick(node);
     if (!reason) continue;
-    const tell = headlineOf.get(reason.detail.kind) ?? fallback(reason.plugin);
-    const key = `${reason.plugin}|${reason.detail.kind}|${tell.key(reason.detail)}`;
+    const { key, tell } = groupKeyOf(reason);
     const group = groups.get(key) ?? { plugin: reason.plugin, tell, details: [], nodes: [] };
     group.details.push(reason.detail);
     group.nodes.push(node.name);

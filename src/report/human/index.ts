@@ -1,6 +1,7 @@
 // The human report: the sentence first, then the node table, then the details.
 import { judgedStages, type Diagnosis } from '../../engine/diagnosis.js';
 import { isNearToleration } from '../../engine/rules/TaintToleration.js';
+import { plural } from '../../messages/format.js';
 import { describeReason } from '../../messages/reasons.js';
 import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
@@ -43,23 +44,33 @@ function noteLines(d: Diagnosis): string[] {
   }).map(escapeTerminal);
 }
 
+/** Lines of the Reasons section at most. */
+const maxReasonLines = 20;
+
 // Reasons that have no table of their own: one line each, nodes grouped by identical text.
 function otherReasons(d: Diagnosis): string[] {
   const shownElsewhere = new Set(['insufficientResource']);
   const byText = new Map<string, string[]>();
+  // Each detail's line once: nodes of one class share their details.
+  const texts = new Map<Diagnosis['nodes'][number]['reasons'][number]['detail'], string>();
   for (const node of d.nodes) {
     for (const r of node.reasons) {
       if (shownElsewhere.has(r.detail.kind)) continue;
       // A taint with a near miss is shown, character by character, under "Near misses".
       if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest && isNearToleration(r.detail.nearest) && !r.detail.comparisons) continue;
-      const text = `${r.plugin}: ${describeReason(r.detail)}`;
+      let text = texts.get(r.detail);
+      if (text === undefined) texts.set(r.detail, (text = `${r.plugin}: ${describeReason(r.detail)}`));
       const named = byText.get(text);
       if (named) named.push(node.name);
       else byText.set(text, [node.name]);
     }
   }
   if (byText.size === 0) return [];
-  const lines = [...byText.entries()].map(([text, nodes]) => escapeTerminal(`  ${text}  [${nodes.length > 5 ? `${nodes.slice(0, 5).join(', ')} and ${nodes.length - 5} more` : nodes.join(', ')}]`));
+  // The reasons most nodes share first, and a bounded list: 5,000 nodes may each have their own.
+  const entries = [...byText.entries()].sort((a, b) => b[1].length - a[1].length);
+  const lines = entries.slice(0, maxReasonLines).map(([text, nodes]) => escapeTerminal(`  ${text}  [${nodes.length > 5 ? `${nodes.slice(0, 5).join(', ')} and ${nodes.length - 5} more` : nodes.join(', ')}]`));
+  const left = entries.slice(maxReasonLines);
+  if (left.length > 0) lines.push(`  (${plural(left.length, 'more reason')}, on ${plural(left.reduce((n, [, nodes]) => n + nodes.length, 0), 'node')}; -o json has them all)`);
   return ['Reasons', ...lines];
 }
 

@@ -41,6 +41,46 @@ function selectorBlock(miss: SelectorEntryMiss, source: string, colors: Palette)
   return { title: `${source} wants ${wanted}; node has ${closest.key}=${closest.value}`, lines };
 }
 
+interface Entry {
+  key: string;
+  make: () => Omit<Block, 'nodes'> | undefined;
+}
+
+/** The near-miss blocks a reason's detail belongs to, each with the key that groups its nodes. */
+function entriesOf(detail: Diagnosis['nodes'][number]['reasons'][number]['detail'], colors: Palette): Entry[] {
+  const entries: Entry[] = [];
+  // Character detail only where some field is a near miss; a different value is told in Reasons.
+  if (detail.kind === 'untoleratedTaint' && detail.nearest && isNearToleration(detail.nearest)) {
+    const near = detail.nearest;
+    entries.push({
+      key: `taint|${formatTaint(detail.taint)}|${near.index}`,
+      make: () => ({
+        title: `taint ${formatTaint(detail.taint)} vs the pod's toleration #${near.index + 1} ${formatToleration(near.toleration)}`,
+        lines: near.mismatches.flatMap((m) => {
+          if (m.field === 'key' || m.field === 'value') {
+            const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
+            return m.diff ? [...diffLines(`toleration ${m.field}`, m.diff, colors), ...extra] : extra;
+          }
+          if (m.field === 'effect') {
+            const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
+            return [escapeTerminal(`    effect: pod ${m.wanted}, node ${m.actual}${why}`)];
+          }
+          return [escapeTerminal(`    operator: ${m.wanted} (${m.actual} expected)`)];
+        }),
+      }),
+    });
+  }
+  if (detail.kind === 'nodeSelectorMismatch' || detail.kind === 'requiredAffinityMismatch') {
+    // A node is compared with its closest term only (terms are ORed).
+    const term = detail.kind === 'requiredAffinityMismatch' ? closestTerm(detail.terms) : undefined;
+    const misses = detail.kind === 'nodeSelectorMismatch' ? detail.misses.map((m) => ({ m, source: 'nodeSelector' })) : (term?.misses ?? []).map((m) => ({ m, source: `affinity term ${(term?.index ?? 0) + 1}` }));
+    for (const { m, source } of misses) {
+      entries.push({ key: `label|${source}|${m.key}|${m.wanted.join(',')}|${m.closest?.key ?? ''}=${m.closest?.value ?? ''}`, make: () => selectorBlock(m, source, colors) });
+    }
+  }
+  return entries;
+}
+
 export function nearMisses(d: Diagnosis, colors: Palette): string[] {
   const blocks = new Map<string, Block>();
   const add = (key: string, node: string, make: () => Omit<Block, 'nodes'> | undefined) => {
@@ -49,37 +89,13 @@ export function nearMisses(d: Diagnosis, colors: Palette): string[] {
     const made = make();
     if (made) blocks.set(key, { ...made, nodes: [node] });
   };
+  // Each detail's blocks worked out once: nodes of one class share their details.
+  const known = new Map<Diagnosis['nodes'][number]['reasons'][number]['detail'], Entry[]>();
   for (const node of d.nodes) {
     for (const reason of node.reasons) {
-      const detail = reason.detail;
-      // Character detail only where some field is a near miss; a different value is told in Reasons.
-      if (detail.kind === 'untoleratedTaint' && detail.nearest && isNearToleration(detail.nearest)) {
-        const near = detail.nearest;
-        const key = `taint|${formatTaint(detail.taint)}|${near.index}`;
-        add(key, node.name, () => ({
-          title: `taint ${formatTaint(detail.taint)} vs the pod's toleration #${near.index + 1} ${formatToleration(near.toleration)}`,
-          lines: near.mismatches.flatMap((m) => {
-            if (m.field === 'key' || m.field === 'value') {
-              const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
-              return m.diff ? [...diffLines(`toleration ${m.field}`, m.diff, colors), ...extra] : extra;
-            }
-            if (m.field === 'effect') {
-              const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
-              return [escapeTerminal(`    effect: pod ${m.wanted}, node ${m.actual}${why}`)];
-            }
-            return [escapeTerminal(`    operator: ${m.wanted} (${m.actual} expected)`)];
-          }),
-        }));
-      }
-      if (detail.kind === 'nodeSelectorMismatch' || detail.kind === 'requiredAffinityMismatch') {
-        // A node is compared with its closest term only (terms are ORed).
-        const term = detail.kind === 'requiredAffinityMismatch' ? closestTerm(detail.terms) : undefined;
-        const misses = detail.kind === 'nodeSelectorMismatch' ? detail.misses.map((m) => ({ m, source: 'nodeSelector' })) : (term?.misses ?? []).map((m) => ({ m, source: `affinity term ${(term?.index ?? 0) + 1}` }));
-        for (const { m, source } of misses) {
-          const key = `label|${source}|${m.key}|${m.wanted.join(',')}|${m.closest?.key ?? ''}=${m.closest?.value ?? ''}`;
-          add(key, node.name, () => selectorBlock(m, source, colors));
-        }
-      }
+      let entries = known.get(reason.detail);
+      if (!entries) known.set(reason.detail, (entries = entriesOf(reason.detail, colors)));
+      for (const { key, make } of entries) add(key, node.name, make);
     }
   }
   if (blocks.size === 0) return [];

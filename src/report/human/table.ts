@@ -6,6 +6,7 @@
 import Table from 'cli-table3';
 import type { NodeVerdict } from '../../engine/diagnosis.js';
 import type { PluginName } from '../../engine/plugins.js';
+import { plural } from '../../messages/format.js';
 import { shortReason } from '../../messages/short.js';
 import { filterPluginOrder } from '../../plugins.js';
 import type { Palette } from '../color.js';
@@ -19,6 +20,15 @@ export interface TableOptions {
 }
 
 const maxRowsPerNode = 40;
+/**
+ * Rows shown at most: a pod pinned to one hostname gives each of 5,000 nodes a row of its own,
+ * and a table of 5,000 rows is read by nobody (-o json lists every node).
+ */
+const maxRows = 40;
+
+/** The pod's own choice of nodes (nodeSelector, node affinity, nodeName): a node failing these is not one it was meant for. */
+const selection = new Set<PluginName>(['NodeAffinity', 'NodeName']);
+const meant = (node: NodeVerdict) => !node.reasons.some((r) => selection.has(r.plugin));
 /** A plugin column's cell at its widest; a longer value folds the table into one column. */
 const maxCellWidth = 40;
 
@@ -40,17 +50,24 @@ interface Row {
   sample: NodeVerdict;
 }
 
-// Nodes whose cells would read the same share a row.
+// Nodes whose cells would read the same share a row. A row's key is made once per pair of lists
+// of reasons and unchecked plugins: nodes of one class share both (engine/judge.ts).
 function rowsOf(nodes: NodeVerdict[], plugins: PluginName[]): Row[] {
   if (nodes.length <= maxRowsPerNode) return nodes.map((n) => ({ names: [n.name], sample: n }));
   const rows = new Map<string, Row>();
+  const keys = new Map<NodeVerdict['reasons'], Map<NodeVerdict['unchecked'], string>>();
   for (const node of nodes) {
-    const key = plugins.map((p) => cellText(node, p) ?? '').join('\u0000') + node.verdict;
+    let byUnchecked = keys.get(node.reasons);
+    if (!byUnchecked) keys.set(node.reasons, (byUnchecked = new Map()));
+    let cells = byUnchecked.get(node.unchecked);
+    if (cells === undefined) byUnchecked.set(node.unchecked, (cells = plugins.map((p) => cellText(node, p) ?? '').join('\u0000')));
+    const key = cells + node.verdict;
     const row = rows.get(key) ?? { names: [], sample: node };
     row.names.push(node.name);
     rows.set(key, row);
   }
-  return [...rows.values()].sort((a, b) => b.names.length - a.names.length);
+  // The nodes the pod selects first (the ones it was meant for), then the largest groups.
+  return [...rows.values()].sort((a, b) => Number(meant(b.sample)) - Number(meant(a.sample)) || b.names.length - a.names.length);
 }
 
 function nameCell(names: string[]): string {
@@ -74,9 +91,18 @@ const widthOf = (text: string) => Math.max(...text.split('\n').map((l) => l.repl
 
 export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
   const { colors } = options;
-  const plugins = filterPluginOrder.filter((p) => nodes.some((n) => n.reasons.some((r) => r.plugin === p) || n.unchecked.includes(p)));
+  // One pass over the nodes for the plugins that show, not one per plugin.
+  const shown = new Set<PluginName>();
+  for (const n of nodes) {
+    for (const r of n.reasons) shown.add(r.plugin);
+    for (const p of n.unchecked) shown.add(p);
+  }
+  const plugins = filterPluginOrder.filter((p) => shown.has(p));
   const limit = options.columns ?? (options.wide ? 160 : 80);
-  const rows = rowsOf(nodes, plugins);
+  const all = rowsOf(nodes, plugins);
+  const rows = all.slice(0, maxRows);
+  const left = all.slice(maxRows);
+  const more = left.length > 0 ? `\n(${plural(left.reduce((n, r) => n + r.names.length, 0), 'more node')} in ${plural(left.length, 'more row')}; -o json lists every node)` : '';
   const lead = (row: Row) => {
     const node = row.sample;
     const wide = options.wide ? [node.reasons[0]?.plugin ?? '-', row.names.length > 1 ? '' : String(node.pods)] : [];
@@ -87,15 +113,17 @@ export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
   const wholeCells = rows.every((row) => plugins.every((p) => (cellText(row.sample, p) ?? '').length <= maxCellWidth));
   if (wholeCells) {
     const table = render([...leadHead, ...plugins], rows.map((row) => [...lead(row), ...plugins.map((p) => cellFor(row.sample, p, colors))]));
-    if (widthOf(table) <= limit) return table;
+    if (widthOf(table) <= limit) return table + more;
   }
   // Too many plugins for the width: one column lists them, the first (the scheduler's) with its
   // reason when it fits whole, else the plugin names alone (the Reasons section has the rest).
   // The lead columns' width, their padding and the two spaces between columns.
   const room = Math.max(24, limit - widthOf(render(leadHead, rows.map(lead))) - 3);
-  return render(
-    [...leadHead, 'FAILS (IN FILTER ORDER)'],
-    rows.map((row) => [...lead(row), failsText(row.sample, room)]),
+  return (
+    render(
+      [...leadHead, 'FAILS (IN FILTER ORDER)'],
+      rows.map((row) => [...lead(row), failsText(row.sample, room)]),
+    ) + more
   );
 }
 

@@ -1,0 +1,58 @@
+// The human report stays a page at any cluster size: a pod pinned to one hostname gives each of
+// hundreds of nodes a reason of its own (its own hostname), and the report once printed a table
+// row and a Reasons line for every one of them (1 MB at 5,000 nodes). The table and the Reasons
+// are bounded, say how much they leave out, and keep first what the reader needs: the node the
+// pod selects, and the reasons most nodes share.
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { ruleSet } from '../../src/plugins.js';
+import { reportHuman } from '../../src/report/human/index.js';
+import { node, pod, snapshotOf } from '../support/builders.js';
+
+function report(nodeCount: number, pinnedTo: string): string {
+  const nodes = Array.from({ length: nodeCount }, (_, i) => {
+    const name = `node-${String(i).padStart(4, '0')}`;
+    const n = node(name).labels({ 'kubernetes.io/hostname': name });
+    return (i % 10 === 7 ? n.taint('dedicated', 'gpu', 'NoSchedule') : n).obj();
+  });
+  const target = pod('pinned').nodeSelector({ 'kubernetes.io/hostname': pinnedTo }).obj();
+  const outcome = diagnose(ruleSet, snapshotOf({ nodes, pods: [target] }), { namespace: 'default', name: 'pinned' });
+  if (outcome.kind !== 'diagnosis') throw new Error('not diagnosed');
+  let text = '';
+  reportHuman(outcome.diagnosis, { write: (s) => (text += s), color: false, columns: 200 }, { wide: false });
+  return text;
+}
+
+const section = (text: string, heading: string) => {
+  const lines = text.split('\n');
+  const start = lines.indexOf(heading);
+  const end = lines.indexOf('', start);
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+};
+
+describe('the human report at hundreds of nodes with a reason each', () => {
+  const text = report(300, 'node-0287');
+
+  it('shows at most 40 table rows, the node the pod selects first, and counts the rest', () => {
+    const table = section(text, text.split('\n').find((l) => l.startsWith('NODE')) ?? 'NODE');
+    const rows = table.filter((l) => l.startsWith('node-'));
+    expect(rows).toHaveLength(40);
+    expect(rows[0]).toMatch(/^node-0287 /);
+    expect(table.at(-1)).toBe('(260 more nodes in 260 more rows; -o json lists every node)');
+  });
+
+  it('shows at most 20 reasons, the one most nodes share first, and counts the rest', () => {
+    const reasons = section(text, 'Reasons');
+    expect(reasons).toHaveLength(21);
+    expect(reasons[0]).toContain('taint dedicated=gpu:NoSchedule is not tolerated');
+    expect(reasons[0]).toContain('and 25 more]');
+    expect(reasons.at(-1)).toBe('  (280 more reasons, on 280 nodes; -o json has them all)');
+  });
+
+  it('leaves a small cluster whole', () => {
+    const small = report(12, 'node-0007');
+    expect(small).not.toContain('more rows');
+    expect(small).not.toContain('more reasons');
+    expect(small.split('\n').filter((l) => /^node-\d{4} /.test(l))).toHaveLength(12);
+  });
+});
