@@ -234,7 +234,7 @@ function computeState(ctx: RuleContext): AffinityState {
     // (2) the incoming pod's affinity: a pod counts only when it matches every term, and only
     // on a node that has some term's topologyKey.
     const affinityValues = affinity.length === 0 ? noValues : affinity.map((term) => labelOf(node, term.ref.topologyKey));
-    if (affinityValues.some((value) => value !== undefined)) {
+    if (affinity.length > 0 && affinityValues.some((value) => value !== undefined)) {
       for (const pod of node.pods) {
         if (!matchesAll(affinity, pod)) continue;
         affinityValues.forEach((value, i) => {
@@ -255,7 +255,12 @@ function computeState(ctx: RuleContext): AffinityState {
       }
     }
   }
-  for (const map of [...affinityPods, ...antiAffinityPods]) for (const list of map.values()) list.sort(byPod);
+  // A list per domain, 5,000 of them with a pod each under anti-affinity by hostname: only longer ones need sorting.
+  const sortList = (list: PodRef[]) => {
+    if (list.length > 1) list.sort(byPod);
+  };
+  for (const map of affinityPods) map.forEach(sortList);
+  for (const map of antiAffinityPods) map.forEach(sortList);
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
 }
 
@@ -306,7 +311,10 @@ function affinityReason(state: AffinityState, node: NodeFacts): InterPodAffinity
 // satisfyPodAntiAffinity
 function antiAffinityReason(state: AffinityState, node: NodeFacts): InterPodAffinityReason | undefined {
   const conflicts: AntiAffinityConflict[] = [];
-  for (const [i, term] of state.antiAffinity.entries()) {
+  // Indexed: it runs on each of 5,000 nodes, and an unoptimised for...of over entries() with
+  // destructuring walks two iterators per node.
+  for (let i = 0; i < state.antiAffinity.length; i++) {
+    const term = state.antiAffinity[i] as Term;
     const domain = labelOf(node, term.ref.topologyKey);
     const pods = domain === undefined ? undefined : state.antiAffinityPods[i]?.get(domain);
     if (domain !== undefined && pods && pods.length > 0) conflicts.push({ term: term.ref, domain, pods: pods.slice(0, shownPods), podCount: pods.length });
@@ -347,9 +355,16 @@ const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
   filter(ctx, node) {
     const state = stateFor(ctx);
     if (nothingToCheck(state)) return [];
-    return [affinityReason(state, node), antiAffinityReason(state, node), existingAntiAffinityReason(state, node)].filter(
-      (reason): reason is InterPodAffinityReason => reason !== undefined,
-    );
+    // In satisfyPodAffinity, satisfyPodAntiAffinity, satisfyExistingPodsAntiAffinity's order;
+    // pushed one by one (no list of three to filter for each of 5,000 nodes).
+    const reasons: InterPodAffinityReason[] = [];
+    const affinity = affinityReason(state, node);
+    if (affinity) reasons.push(affinity);
+    const anti = antiAffinityReason(state, node);
+    if (anti) reasons.push(anti);
+    const existing = existingAntiAffinityReason(state, node);
+    if (existing) reasons.push(existing);
+    return reasons;
   },
 };
 
