@@ -71,8 +71,10 @@ function patchNode(node: NodeRecord, change: Change, touches: ReadonlySet<string
   switch (change.kind) {
     case 'labelNodes': {
       const metadata = (node.metadata ??= {});
-      const labels = { ...metadata.labels, ...change.set };
-      for (const key of change.remove) delete labels[key];
+      // One spread then assign, indexed: this runs for each of 4,000 labelled nodes, mostly in
+      // code V8 has not compiled yet (a second spread in one literal is a generic copy there).
+      const labels = Object.assign({ ...metadata.labels }, change.set);
+      for (let i = 0; i < change.remove.length; i++) delete labels[change.remove[i] as string];
       metadata.labels = labels;
       return;
     }
@@ -102,7 +104,11 @@ export function editsPodSpec(change: Change): boolean {
  * was most of a replay's cost.
  */
 function nodeCopy(node: NodeRecord, withSpec: boolean): NodeRecord {
-  return { ...node, ...(node.metadata ? { metadata: { ...node.metadata } } : {}), ...(withSpec && node.spec ? { spec: { ...node.spec } } : {}) };
+  // One spread per object: what V8 copies fastest before it has compiled this.
+  const copy = { ...node };
+  if (node.metadata) copy.metadata = { ...node.metadata };
+  if (withSpec && node.spec) copy.spec = { ...node.spec };
+  return copy;
 }
 
 function nodesTouched(change: Change): string[] {
@@ -166,7 +172,10 @@ function patchedNode(facts: NodeFacts, edits: NodeChanges): NodeFacts {
   let node = facts.node;
   if (touched) {
     node = nodeCopy(facts.node, edits.specs);
-    for (const { change, touches } of edits.touchedBy) patchNode(node, change, touches);
+    for (let i = 0; i < edits.touchedBy.length; i++) {
+      const { change, touches } = edits.touchedBy[i] as NodeChanges['touchedBy'][number];
+      patchNode(node, change, touches);
+    }
   }
   // Labels and cordons change neither the node's pods nor its allocatable: the facts summed
   // from them stay.
