@@ -1,21 +1,23 @@
-// The human report stays a page at any cluster size: a pod pinned to one hostname gives each of
-// hundreds of nodes a reason of its own (its own hostname), and the report once printed a table
-// row and a Reasons line for every one of them (1 MB at 5,000 nodes). The table and the Reasons
-// are bounded, say how much they leave out, and keep first what the reader needs: the node the
-// pod selects, and the reasons most nodes share.
+// The human report stays a page at any cluster size: a pod selecting a label each node carries
+// with a value of its own (a rack, say) gives each of hundreds of nodes a reason of its own, and
+// the report once printed a table row and a Reasons line for every one of them (1 MB at 5,000
+// nodes). The table and the Reasons are bounded, say how much they leave out, and keep first
+// what the reader needs: the node the pod selects, and the reasons most nodes share. A pod pinned
+// to one node by hostname needs no bound at all: the other nodes are told alike, in one row.
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { ruleSet } from '../../src/plugins.js';
 import { reportHuman } from '../../src/report/human/index.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
 
-function report(nodeCount: number, pinnedTo: string): string {
+/** `nodeCount` nodes, each with a hostname and a rack of its own, every tenth tainted; a pod selecting `key=value`. */
+function report(nodeCount: number, key: 'rack' | 'kubernetes.io/hostname', value: string): string {
   const nodes = Array.from({ length: nodeCount }, (_, i) => {
     const name = `node-${String(i).padStart(4, '0')}`;
-    const n = node(name).labels({ 'kubernetes.io/hostname': name });
+    const n = node(name).labels({ 'kubernetes.io/hostname': name, rack: `rack-${String(i).padStart(4, '0')}` });
     return (i % 10 === 7 ? n.taint('dedicated', 'gpu', 'NoSchedule') : n).obj();
   });
-  const target = pod('pinned').nodeSelector({ 'kubernetes.io/hostname': pinnedTo }).obj();
+  const target = pod('pinned').nodeSelector({ [key]: value }).obj();
   const outcome = diagnose(ruleSet, snapshotOf({ nodes, pods: [target] }), { namespace: 'default', name: 'pinned' });
   if (outcome.kind !== 'diagnosis') throw new Error('not diagnosed');
   let text = '';
@@ -31,7 +33,7 @@ const section = (text: string, heading: string) => {
 };
 
 describe('the human report at hundreds of nodes with a reason each', () => {
-  const text = report(300, 'node-0287');
+  const text = report(300, 'rack', 'rack-0287');
 
   it('shows at most 40 table rows, the node the pod selects first, and counts the rest', () => {
     const table = section(text, text.split('\n').find((l) => l.startsWith('NODE')) ?? 'NODE');
@@ -50,9 +52,30 @@ describe('the human report at hundreds of nodes with a reason each', () => {
   });
 
   it('leaves a small cluster whole', () => {
-    const small = report(12, 'node-0007');
+    const small = report(12, 'rack', 'rack-0007');
     expect(small).not.toContain('more rows');
     expect(small).not.toContain('more reasons');
     expect(small.split('\n').filter((l) => /^node-\d{4} /.test(l))).toHaveLength(12);
+  });
+});
+
+describe('the human report of a pod pinned to one of hundreds of nodes by hostname', () => {
+  const text = report(300, 'kubernetes.io/hostname', 'node-0287');
+
+  it('tells the other nodes alike: three rows, no node left out', () => {
+    const rows = text.split('\n').filter((l) => l.startsWith('node-'));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/^node-0287 .*dedicated=gpu:NoSchedule/);
+    expect(rows[1]).toMatch(/^node-0000 and 269 more .*not node-0287/);
+    expect(rows[2]).toMatch(/^node-0007 and 28 more .*dedicated=gpu:NoSchedule.*not node-0287/);
+    expect(text).not.toContain('more rows');
+  });
+
+  it('gives the other nodes one line of Reasons, without their own names as values', () => {
+    const reasons = section(text, 'Reasons');
+    expect(reasons).toHaveLength(2);
+    expect(reasons[0]).toContain('NodeAffinity: nodeSelector: wants kubernetes.io/hostname=node-0287: pinned by name to another node  [node-0000, node-0001');
+    expect(reasons[0]).toContain('and 294 more]');
+    expect(reasons[1]).toContain('TaintToleration: taint dedicated=gpu:NoSchedule is not tolerated');
   });
 });

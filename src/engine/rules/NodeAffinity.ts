@@ -29,6 +29,12 @@ export interface SelectorEntryMiss {
    * matches; when it has it, its value if it nearly matches a wanted one. `ssd` vs `hdd` is not.
    */
   closest?: LabelNearMiss;
+  /**
+   * The pod is pinned by name to other nodes of the cluster (a kubernetes.io/hostname or a
+   * metadata.name that some node carries, match/pins.ts): this node is another machine, its own
+   * name in `actual` no slip to compare.
+   */
+  pinnedElsewhere?: true;
 }
 
 export type NodeAffinityDetail =
@@ -100,7 +106,10 @@ function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<str
     miss.actual = actual;
     // Pinned to a node of the cluster by name, the pod means that node: the others' names are
     // not near misses of it, and 5,000 of them are not compared (match/pins.ts).
-    if (pinned(requirement, field, nodes)) return miss;
+    if (pinned(requirement, field, nodes)) {
+      miss.pinnedElsewhere = true;
+      return miss;
+    }
     const closest = closestNearValue(requirement, actual);
     if (closest) miss.closest = { ...closest };
     return miss;

@@ -9,6 +9,8 @@ import { plugin, verb, type Clause } from '../plugin.js';
 function selectorMissText(m: SelectorEntryMiss): string {
   if (m.operator === 'emptyTerm') return 'an empty term matches no node';
   const wanted = m.wanted.length === 1 ? `${m.key}=${m.wanted[0] ?? ''}` : `${m.key} ${m.operator} (${m.wanted.join(', ')})`;
+  // Nodes other than the one the pod names are told alike, so that they group as one line.
+  if (m.pinnedElsewhere) return `wants ${wanted}: pinned by name to ${m.wanted.length === 1 ? 'another node' : 'other nodes'}`;
   if (m.actual !== undefined) {
     const kinds = m.closest?.valueDiff ? diffKinds(m.closest.valueDiff.kinds) : '';
     return `wants ${wanted}, node has ${m.key}=${m.actual}${kinds}`;
@@ -22,6 +24,7 @@ function selectorMissText(m: SelectorEntryMiss): string {
 function firstMiss(misses: readonly SelectorEntryMiss[]): string {
   const first = misses[0];
   if (!first) return 'no match';
+  if (first.pinnedElsewhere) return `not ${first.wanted.join(', ')}`;
   return first.actual !== undefined ? `${first.key}=${first.actual}` : `no ${first.key}`;
 }
 
@@ -40,6 +43,8 @@ function insteadText(n: number, misses: readonly SelectorEntryMiss[]): string {
   const first = misses[0];
   if (!first || first.operator === 'emptyTerm') return '';
   if (first.operator === 'NotIn' || first.operator === 'DoesNotExist') return '';
+  // Their own names: the brief form ("do not match its nodeSelector kubernetes.io/hostname=x") says it all.
+  if (first.pinnedElsewhere) return '';
   const values = [...new Set(misses.map((m) => m.actual))];
   if (values.length === 1 && values[0] === undefined) return ` (${verb(n, 'has', 'have')} no label ${visible(first.key)})`;
   // A value that nearly matches says how it differs: `storage-tier=nvme (a non-breaking space)`.

@@ -95,7 +95,7 @@ describe('NodeAffinity and a pin to a node by name', () => {
     expect(reasons['node-2']).toEqual([]);
     for (const name of ['node-1', 'node-3']) {
       const [miss] = missesOn(reasons, name);
-      expect(miss).toMatchObject({ key: 'kubernetes.io/hostname', wanted: ['node-2'], actual: name });
+      expect(miss).toMatchObject({ key: 'kubernetes.io/hostname', wanted: ['node-2'], actual: name, pinnedElsewhere: true });
       expect(miss?.closest).toBeUndefined();
     }
   });
@@ -103,6 +103,7 @@ describe('NodeAffinity and a pin to a node by name', () => {
   it('a hostname no node carries may be a typo: the near name is shown', () => {
     const reasons = verdicts(rule, pod('p').nodeSelector({ 'kubernetes.io/hostname': 'Node-2' }).obj(), [named('node-1'), named('node-2')].map((n) => n.obj()));
     expect(missesOn(reasons, 'node-2')[0]?.closest?.valueDiff?.kinds).toEqual(['case']);
+    expect(missesOn(reasons, 'node-2')[0]?.pinnedElsewhere).toBeUndefined();
   });
 
   it('by required affinity, as by nodeSelector', () => {
@@ -115,7 +116,7 @@ describe('NodeAffinity and a pin to a node by name', () => {
   it('by matchFields metadata.name (a DaemonSet pod), the other names are no near miss either', () => {
     const reasons = verdicts(rule, pod('p').matchFieldsTerm('node-2').obj(), [node('node-1'), node('node-2')].map((n) => n.obj()));
     const [miss] = missesOn(reasons, 'node-1');
-    expect(miss).toMatchObject({ key: 'metadata.name', actual: 'node-1' });
+    expect(miss).toMatchObject({ key: 'metadata.name', actual: 'node-1', pinnedElsewhere: true });
     expect(miss?.closest).toBeUndefined();
   });
 
