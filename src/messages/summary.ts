@@ -113,11 +113,16 @@ function fitClauses(prefix: string, clauses: readonly Forms[], counts: readonly 
   return all > 0 ? say([`${plural(all, 'node')} ${all === 1 ? 'fails' : 'fail'} for the reasons below`]) : say([]);
 }
 
+/** Whether the pod's own selection rules the node out: a node it was not meant for. */
+export function outsideSelection(node: NodeVerdict): boolean {
+  return node.reasons.some((r) => selection.has(r.plugin));
+}
+
 /** The failing nodes the pod's own selection rules out, and those it was meant for. */
 function bySelection(failing: readonly NodeVerdict[]): { outside: NodeVerdict[]; meant: NodeVerdict[] } {
   const outside: NodeVerdict[] = [];
   const meant: NodeVerdict[] = [];
-  for (const n of failing) (n.reasons.some((r) => selection.has(r.plugin)) ? outside : meant).push(n);
+  for (const n of failing) (outsideSelection(n) ? outside : meant).push(n);
   return { outside, meant };
 }
 

@@ -3,7 +3,7 @@
 // label by a typo or a letter case. The change takes the node's spelling; the replay says
 // which nodes that frees.
 import type { V1NodeSelectorRequirement } from '@kubernetes/client-node';
-import { moreTyposApart, similarity } from '../nearmiss/index.js';
+import { certainlyBelow, similarity } from '../nearmiss/index.js';
 import type { Reason } from '../model.js';
 import { namesNode } from '../match/pins.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
@@ -19,10 +19,8 @@ const nearEnough = 0.75;
 
 export function near(wanted: string, actual: string): boolean {
   if (wanted === actual) return true;
-  // A similarity is at most 1 - typos / (the longer length): more typos than a quarter of the
-  // longer string (1 - nearEnough) is below nearEnough, known without aligning the two (a
-  // hostname pin against 5,000 hostnames).
-  if (moreTyposApart(wanted, actual, Math.floor(Math.max(wanted.length, actual.length) / 4))) return false;
+  // Plainly unlike values are told apart without aligning them (a hostname pin against 5,000 hostnames).
+  if (certainlyBelow(wanted, actual, nearEnough)) return false;
   return similarity(wanted, actual) >= nearEnough;
 }
 

@@ -106,7 +106,7 @@ function describeMiss(requirement: V1NodeSelectorRequirement, labels: Record<str
     miss.actual = actual;
     // Pinned to a node of the cluster by name, the pod means that node: the others' names are
     // not near misses of it, and 5,000 of them are not compared (match/pins.ts).
-    if (pinned(requirement, field, nodes)) {
+    if (pinsToNodes(requirement, field, nodes)) {
       miss.pinnedElsewhere = true;
       return miss;
     }
@@ -134,16 +134,6 @@ function unmetTerm(term: V1NodeSelectorTerm, labels: Record<string, string>, nod
   return result.requirements.filter((r) => !r.matched).map((r) => describeMiss(r.requirement, labels, r.field, node.name, nodes));
 }
 
-// Whether a requirement pins the pod to nodes of this list, once per list and requirement.
-const pinsByNodes = new WeakMap<readonly NodeFacts[], WeakMap<V1NodeSelectorRequirement, boolean>>();
-
-function pinned(requirement: V1NodeSelectorRequirement, field: 'label' | 'field', nodes: readonly NodeFacts[]): boolean {
-  let byRequirement = pinsByNodes.get(nodes);
-  if (!byRequirement) pinsByNodes.set(nodes, (byRequirement = new WeakMap()));
-  let pins = byRequirement.get(requirement);
-  if (pins === undefined) byRequirement.set(requirement, (pins = pinsToNodes(requirement, field, nodes)));
-  return pins;
-}
 
 // PreFilter narrows the nodes to those named by `matchFields metadata.name In` when every term
 // has one (nodeaffinity.go PreFilter); terms are ORed, requirements in a term intersected.

@@ -8,6 +8,7 @@ import type { NodeVerdict } from '../../engine/diagnosis.js';
 import type { PluginName } from '../../engine/plugins.js';
 import { plural } from '../../messages/format.js';
 import { shortReason } from '../../messages/short.js';
+import { outsideSelection } from '../../messages/summary.js';
 import { filterPluginOrder } from '../../plugins.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
@@ -26,9 +27,6 @@ const maxRowsPerNode = 40;
  */
 const maxRows = 40;
 
-/** The pod's own choice of nodes (nodeSelector, node affinity, nodeName): a node failing these is not one it was meant for. */
-const selection = new Set<PluginName>(['NodeAffinity', 'NodeName']);
-const meant = (node: NodeVerdict) => !node.reasons.some((r) => selection.has(r.plugin));
 /** A plugin column's cell at its widest; a longer value folds the table into one column. */
 const maxCellWidth = 40;
 
@@ -67,7 +65,7 @@ function rowsOf(nodes: NodeVerdict[], plugins: PluginName[]): Row[] {
     rows.set(key, row);
   }
   // The nodes the pod selects first (the ones it was meant for), then the largest groups.
-  return [...rows.values()].sort((a, b) => Number(meant(b.sample)) - Number(meant(a.sample)) || b.names.length - a.names.length);
+  return [...rows.values()].sort((a, b) => Number(outsideSelection(a.sample)) - Number(outsideSelection(b.sample)) || b.names.length - a.names.length);
 }
 
 function nameCell(names: string[]): string {
