@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { serialize } from 'node:v8';
 import { parse as parseYaml } from 'yaml';
 import { requests, type AuditEvent } from '../e2e/harness/audit.js';
 import { waitForPodScheduled, waitForServiceAccount } from '../e2e/harness/cluster.js';
@@ -133,7 +132,7 @@ const rawWords: Record<string, string> = {
   rawByNamespace4: 'the same by namespace, 4 namespaces at a time, round 1 only',
 };
 
-/** What the CLI reads for each case, read the way it reads it, written with v8.serialize (see cold.ts). */
+/** What the CLI reads for each case, read the way it reads it, written as JSON (see live/cold.ts). */
 async function saveReads(dir: string, kubeconfig: string, cases: readonly BenchCase[]): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const source = liveSource(loadConfig(liveOptionsFrom({ namespace: BENCH_NAMESPACE }), { ...process.env, KUBECONFIG: kubeconfig }));
@@ -144,8 +143,8 @@ async function saveReads(dir: string, kubeconfig: string, cases: readonly BenchC
     const target = first.objects.pods.find((p) => p.metadata?.name === query.name);
     const nodes = outcome.kind === 'diagnosis' ? outcome.diagnosis.podsToConfirmFixes : [];
     const second = nodes.length > 0 && target && source.readPodsOn ? await source.readPodsOn(first, target, nodes, () => undefined) : undefined;
-    writeFileSync(path.join(dir, `case-${k.id}.v8`), serialize({ query, first, ...(second ? { second } : {}) }));
-    say(`(${k.id}) reads written to ${path.join(dir, `case-${k.id}.v8`)}`);
+    writeFileSync(path.join(dir, `case-${k.id}.json`), JSON.stringify({ query, first, ...(second ? { second } : {}) }));
+    say(`(${k.id}) reads written to ${path.join(dir, `case-${k.id}.json`)}`);
   }
 }
 
@@ -166,20 +165,23 @@ function kindOf(e: AuditEvent): string {
 
 /**
  * The engine's time inside the CLI, from its WHY_PENDING_TIMINGS line: the node index plus the
- * diagnosis (plus the second diagnosis after a follow-up read, when one was made), in ms.
+ * diagnosis (plus the second diagnosis after a follow-up read, when one was made), in ms; and the
+ * diagnosis's main-thread CPU time (its wall time less what it waited for a core).
  */
-function engineMs(stderr: string): { engineMs: number; diagnosisMs: number; reportMs: number } {
+function engineMs(stderr: string): { engineMs: number; diagnosisMs: number; diagnosisCpuMs: number; reportMs: number } {
   const line = stderr.split('\n').find((l) => l.startsWith('timings: '));
   if (!line) throw new Error(`no timings line on stderr: ${stderr.slice(0, 500)}`);
-  const laps = new Map([...line.slice('timings: '.length).matchAll(/([a-z -]+?) ([0-9.]+) ms/g)].map((m) => [(m[1] ?? '').trim(), Number(m[2])]));
-  const lap = (what: string) => laps.get(what) ?? 0;
-  return { engineMs: lap('node index') + lap('diagnosis') + lap('second diagnosis'), diagnosisMs: lap('diagnosis'), reportMs: lap('report') };
+  const laps = new Map([...line.slice('timings: '.length).matchAll(/([a-z -]+?) ([0-9.]+) ms \(cpu ([0-9.]+) ms\)/g)].map((m) => [(m[1] ?? '').replace(/^[, ]+/, '').trim(), { wall: Number(m[2]), cpu: Number(m[3]) }]));
+  if (!laps.has('diagnosis')) throw new Error(`no diagnosis lap in: ${line}`);
+  const lap = (what: string) => laps.get(what)?.wall ?? 0;
+  return { engineMs: lap('node index') + lap('diagnosis') + lap('second diagnosis'), diagnosisMs: lap('diagnosis'), diagnosisCpuMs: laps.get('diagnosis')?.cpu ?? 0, reportMs: lap('report') };
 }
 
 interface CaseRun {
   /** See engineMs. */
   engineMs: number;
   diagnosisMs: number;
+  diagnosisCpuMs: number;
   reportMs: number;
   /** The -o json answer's counts, to hold the -o yaml run's against. */
   byFirstPlugin: Record<string, number>;
@@ -213,7 +215,9 @@ try {
     say(`case (${k.id}): ${condition.reason}: ${(condition.message ?? '').slice(0, 160)}`);
   }
 
-  if (args.snapshots) await saveReads(args.snapshots, c.kubeconfigFor(benchUser), cases);
+  // The reads are kept for the engine's own measurement (enginePerPod below), in --snapshots or for this run only.
+  const readsDir = args.snapshots ?? mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-reads-'));
+  await saveReads(readsDir, c.kubeconfigFor(benchUser), cases);
   if (args.hold) {
     say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; interrupt to stop the cluster`);
     await new Promise((resolve) => {
@@ -287,7 +291,7 @@ try {
     for (const k of cases) {
       const got = await runCase(k);
       (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
-      say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
+      say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}, cpu ${got.diagnosisCpuMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
       if (r === 1) {
         yamlReportMs.set(k.id, await runYaml(k));
         say(`  (${k.id}) -o yaml report ${yamlReportMs.get(k.id)?.toFixed(0)} ms`);
@@ -311,6 +315,18 @@ try {
     }
   }
 
+  // The engine per pod on this run's reads, as the issue measures it: a fresh process per run (V8
+  // runs the engine cold, as in the CLI), with no apiserver still busy with the read on the same
+  // two cores. live/cold.ts, with the build this run timed.
+  const perPodRuns = Math.max(5, 2 * runs + 1);
+  say(`engine per pod: ${perPodRuns} fresh processes per case on the reads in ${readsDir}`);
+  const perPodFile = path.join(readsDir, 'engine-per-pod.json');
+  const build = args.cli ? path.dirname(path.dirname(cli)) : path.join(repo, 'dist');
+  const perPod = await measure(node, [path.join(import.meta.dirname, 'live', 'cold.ts'), '--snapshots', readsDir, '--build', build, '--runs', String(perPodRuns), '--json', perPodFile], process.env, true);
+  process.stdout.write(perPod.stdout);
+  const enginePerPod = (JSON.parse(readFileSync(perPodFile, 'utf8')) as { cases: Record<string, Record<string, { wall: number; cpu: number }>> }).cases;
+  if (!args.snapshots) rmSync(readsDir, { recursive: true, force: true });
+
   const summary = {
     cluster: { nodes, pods, version: c.version },
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', memoryGB: Math.round(os.totalmem() / 1e9), loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
@@ -320,7 +336,9 @@ try {
         const last = rs[rs.length - 1];
         const peer = peerRuns.get(k.id) ?? [];
         const peerSummary = peer.length > 0 ? { peer: { wallSeconds: median(peer.map((x) => x.wallSeconds)), maxRssMB: median(peer.map((x) => x.maxRssMB)) } } : {};
-        return [k.id, { title: k.title, engineMs: median(rs.map((x) => x.engineMs)), diagnosisMs: median(rs.map((x) => x.diagnosisMs)), reportMs: median(rs.map((x) => x.reportMs)), yamlReportMs: yamlReportMs.get(k.id) ?? 0, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
+        const fresh = enginePerPod[k.id];
+        const perPodSummary = { enginePerPod: { diagnosisMs: fresh?.['diagnosis']?.wall ?? NaN, diagnosisCpuMs: fresh?.['diagnosis']?.cpu ?? NaN, nodeIndexMs: fresh?.['node index']?.wall ?? NaN, runs: perPodRuns } };
+        return [k.id, { title: k.title, ...perPodSummary, engineMs: median(rs.map((x) => x.engineMs)), diagnosisMs: median(rs.map((x) => x.diagnosisMs)), diagnosisCpuMs: median(rs.map((x) => x.diagnosisCpuMs)), reportMs: median(rs.map((x) => x.reportMs)), yamlReportMs: yamlReportMs.get(k.id) ?? 0, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
       }),
     ),
     references: <Record<string, { wallSeconds: number; maxRssMB: number; pages?: number; megabytes?: number }> & { kubectlGetNodes: { wallSeconds: number; maxRssMB: number } }>{
@@ -334,14 +352,14 @@ try {
     },
   };
   const table = [
-    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates | engine in the CLI (diagnosis) | report (-o json / -o yaml) |',
-    '|---|---|---|---|---|---|---|---|',
-    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} | ${k.engineMs.toFixed(0)} ms (${k.diagnosisMs.toFixed(0)} ms) | ${k.reportMs.toFixed(0)} / ${k.yamlReportMs.toFixed(0)} ms |`),
-    ...Object.entries(summary.cases).flatMap(([id, k]) => ('peer' in k && k.peer ? [`| peer on (${id}): \`${path.basename(args.peer ?? '')} <pod> -n bench -o json\` | ${k.peer.wallSeconds.toFixed(2)} s | ${k.peer.maxRssMB.toFixed(0)} MB | | | | | |`] : [])),
-    `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | | | |`,
+    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates | engine per pod, fresh process: diagnosis [cpu] | engine in the CLI: index + diagnosis (diagnosis [cpu]) | report (-o json / -o yaml) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} | ${k.enginePerPod.diagnosisMs.toFixed(0)} ms [${k.enginePerPod.diagnosisCpuMs.toFixed(0)}] | ${k.engineMs.toFixed(0)} ms (${k.diagnosisMs.toFixed(0)} [${k.diagnosisCpuMs.toFixed(0)}] ms) | ${k.reportMs.toFixed(0)} / ${k.yamlReportMs.toFixed(0)} ms |`),
+    ...Object.entries(summary.cases).flatMap(([id, k]) => ('peer' in k && k.peer ? [`| peer on (${id}): \`${path.basename(args.peer ?? '')} <pod> -n bench -o json\` | ${k.peer.wallSeconds.toFixed(2)} s | ${k.peer.maxRssMB.toFixed(0)} MB | | | | | | |`] : [])),
+    `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | | | | |`,
     ...Object.entries(rawWords).map(([key, words]) => {
       const r = summary.references[key];
-      return r ? `| reference: ${words} (${r.pages ?? 0} pages, ${r.megabytes ?? 0} MB received) | ${r.wallSeconds.toFixed(2)} s | ${r.maxRssMB.toFixed(0)} MB | | | | | |` : '';
+      return r ? `| reference: ${words} (${r.pages ?? 0} pages, ${r.megabytes ?? 0} MB received) | ${r.wallSeconds.toFixed(2)} s | ${r.maxRssMB.toFixed(0)} MB | | | | | | |` : '';
     }),
   ].join('\n');
   console.log(table);
@@ -354,7 +372,7 @@ try {
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
       'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler). Every run (ours, the peer\'s, the references\') starts once the machine is near idle (under a quarter of a core busy for half a second, at most 30 s of waiting), so that none pays for the apiserver still collecting after the run before.',
-      '"Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run\'s own `WHY_PENDING_TIMINGS=1` line measured them: one pod per process, so V8 runs the engine cold; "report" is the rendering, `-o json` (median) and `-o yaml` (one run of each case, round 1, its counts checked against the `-o json` answer).',
+      `"Engine per pod" is the first diagnosis of a fresh process on the reads of this run (test/bench/live/cold.ts, median of ${perPodRuns} processes per case, after the rounds): V8 runs the engine cold, as in the CLI, with no apiserver busy on the same cores; in brackets the main thread's CPU time. "Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run's own \`WHY_PENDING_TIMINGS=1\` line measured them, and the diagnosis alone with its CPU time: the apiserver is still collecting after serving the read while the CLI diagnoses, on the same two cores, so the wall time there includes waiting for a core. "Report" is the rendering, \`-o json\` (median) and \`-o yaml\` (one run of each case, round 1, its counts checked against the \`-o json\` answer).`,
       'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
       table,

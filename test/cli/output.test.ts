@@ -61,7 +61,7 @@ describe('output', () => {
     expect(plain.stderr).toBe('');
     expect(timed.code).toBe(0);
     expect(timed.stdout).toBe(plain.stdout);
-    expect(timed.stderr).toMatch(/^timings: read \d+\.\d ms, node index \d+\.\d ms, diagnosis \d+\.\d ms, report \d+\.\d ms\n$/);
+    expect(timed.stderr).toMatch(/^timings: read \d+\.\d ms \(cpu \d+\.\d ms\), node index \d+\.\d ms \(cpu \d+\.\d ms\), diagnosis \d+\.\d ms \(cpu \d+\.\d ms\), report \d+\.\d ms \(cpu \d+\.\d ms\)\n$/);
     expect(runCli(args, { env: { WHY_PENDING_TIMINGS: '0' } }).stderr).toBe('');
   });
 

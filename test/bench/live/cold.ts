@@ -4,15 +4,17 @@
 // builds the node index, diagnoses, and diagnoses again on the follow-up read, as src/cli/run.ts
 // does. Builds given with --build are run alternately (a before/after on the same reads, the
 // same minutes of the machine); medians of wall clock and, in brackets, main-thread CPU.
+// The reads are kept as JSON: JSON.parse builds objects as the CLI's readers do, while objects
+// rebuilt by v8.deserialize were measured 4 to 6 times slower to walk the first time.
+// bench:live runs this on its own reads (--json FILE: the first build's medians, by case).
 // Run with plain node (it imports only Node's modules and the builds' JavaScript):
-//   npm run build && node test/bench/live/cold.ts --snapshots DIR [--build dist --build OTHER/dist] [--runs 9] [--cases abc]
+//   npm run build && node test/bench/live/cold.ts --snapshots DIR [--build dist --build OTHER/dist] [--runs 9] [--cases abc] [--json FILE]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { deserialize } from 'node:v8';
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '9' },
     cases: { type: 'string' },
     child: { type: 'string' },
+    json: { type: 'string' },
   },
 });
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -34,7 +37,7 @@ interface Lap {
 async function child(file: string, build: string): Promise<void> {
   // As the CLI does (src/cli/main.ts): bytecode from the cache, not compiled again.
   module.enableCompileCache();
-  const { query, first, second } = deserialize(readFileSync(file)) as { query: unknown; first: unknown; second?: unknown };
+  const { query, first, second } = JSON.parse(readFileSync(file, 'utf8')) as { query: unknown; first: unknown; second?: unknown };
   const { nodeIndex } = (await import(path.join(build, 'engine', 'facts.js'))) as { nodeIndex: (s: unknown) => unknown };
   const { diagnose } = (await import(path.join(build, 'engine', 'diagnose.js'))) as { diagnose: (r: unknown, s: unknown, q: unknown) => unknown };
   const { ruleSet } = (await import(path.join(build, 'plugins.js'))) as { ruleSet: unknown };
@@ -58,10 +61,11 @@ function parent(dir: string): void {
   const builds = (values.build ?? ['dist']).map((b) => path.resolve(repo, b));
   const runs = Number(values.runs);
   const files = readdirSync(dir)
-    .filter((f) => /^case-[a-z]\.v8$/.test(f) && (!values.cases || values.cases.includes(f.charAt(5))))
+    .filter((f) => /^case-[a-z]\.json$/.test(f) && (!values.cases || values.cases.includes(f.charAt(5))))
     .sort();
-  if (files.length === 0 || !(runs > 0)) throw new Error(`usage: node test/bench/live/cold.ts --snapshots DIR (with case-*.v8 from bench:live --snapshots) [--build DIR ...] [--runs N] [--cases abc]`);
+  if (files.length === 0 || !(runs > 0)) throw new Error(`usage: node test/bench/live/cold.ts --snapshots DIR (with case-*.json from bench:live --snapshots) [--build DIR ...] [--runs N] [--cases abc]`);
   console.log(`a fresh process per run, ${runs} runs per build, alternated; median wall ms [main-thread CPU ms]`);
+  const firstBuild: Record<string, Record<string, Lap>> = {};
   for (const file of files) {
     const got = builds.map(() => new Map<string, Lap[]>());
     for (let r = 0; r < runs; r++) {
@@ -76,7 +80,9 @@ function parent(dir: string): void {
       const laps = [...(got[i]?.entries() ?? [])].map(([lap, xs]) => `${lap} ${median(xs.map((x) => x.wall)).toFixed(0)} [${median(xs.map((x) => x.cpu)).toFixed(0)}]`);
       console.log(`(${file.charAt(5)}) ${path.relative(repo, build) || build}: ${laps.join(', ')}`);
     }
+    firstBuild[file.charAt(5)] = Object.fromEntries([...(got[0]?.entries() ?? [])].map(([lap, xs]) => [lap, { wall: median(xs.map((x) => x.wall)), cpu: median(xs.map((x) => x.cpu)) }]));
   }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ runs, cases: firstBuild }, null, 2)}\n`);
 }
 
 if (values.child) await child(values.child, values.build?.[0] ?? path.join(repo, 'dist'));
