@@ -105,7 +105,7 @@ function timingsWanted(): boolean {
   return value !== undefined && value !== '' && value !== '0';
 }
 
-/** This thread's CPU time in ms; the whole process's where Node lacks threadCpuUsage (before 22.19). */
+/** This thread's CPU time in ms; the whole process's on a Node without threadCpuUsage (added in 23.9). */
 function cpuMs(): number {
   const used = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
   return (used.user + used.system) / 1000;
