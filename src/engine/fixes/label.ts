@@ -116,11 +116,14 @@ export function proposeLabels(input: FixInput): Candidate[] {
   const byReasons = new TupleMemo<Found | undefined>();
   // Without required terms the labelling is the nodeSelector's keys the node lacks: a node that
   // carries each (a pod pinned to a hostname, against 4,999 other hostnames) has none to add,
-  // known before its reasons are looked up.
+  // known before its labelling is worked out. Whether it carries them is one of the values its
+  // class holds, so it is asked once per class too (4,400 times for a class of 4,400 nodes was
+  // 4 to 8 ms of a first diagnosis).
   const selectorKeys = selectorOnlyKeys(spec);
+  const labelled = (verdict: NodeVerdict): Found | undefined =>
+    selectorKeys && carriesAll(input.ctx.nodes, verdict.name, selectorKeys) ? undefined : ofNode(verdict);
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
-    if (selectorKeys && carriesAll(input.ctx.nodes, verdict.name, selectorKeys)) continue;
-    const found = byReasons.get(verdict.reasons, () => ofNode(verdict));
+    const found = byReasons.get(verdict.reasons, () => labelled(verdict));
     if (!found) continue;
     const { labelling, key } = found;
     const known = byLabelling.get(key);
