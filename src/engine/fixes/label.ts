@@ -5,7 +5,6 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
 import type { NodeVerdict } from '../diagnosis.js';
 import type { NodeFacts } from '../model.js';
-import { TupleMemo } from '../tupleMemo.js';
 import { labelKeys, byKeyList } from '../match/labelKeys.js';
 import { labelKeysAsked, matchesNodeRequirement } from '../match/nodeSelector.js';
 import { isLabelKey, isLabelValue } from './labelSyntax.js';
@@ -113,17 +112,21 @@ export function proposeLabels(input: FixInput): Candidate[] {
   // Nodes of one NodeAffinity class share their reasons (rules/NodeAffinity.ts), and the class
   // holds what the labelling reads (the values of the asked keys, the key list where one is
   // missing): worked out once per list of reasons. Reasons made for one node are its own.
-  const byReasons = new TupleMemo<Found | undefined>();
+  const byReasons = new Map<NodeVerdict['reasons'], Found | undefined>();
   // Without required terms the labelling is the nodeSelector's keys the node lacks: a node that
-  // carries each (a pod pinned to a hostname, against 4,999 other hostnames) has none to add,
-  // known before its labelling is worked out. Whether it carries them is one of the values its
-  // class holds, so it is asked once per class too (4,400 times for a class of 4,400 nodes was
-  // 4 to 8 ms of a first diagnosis).
+  // carries each (a pod pinned to a hostname, against 4,999 other hostnames) has none to add.
+  // Whether it carries them is one of the values its class holds: asked for the first node of a
+  // class (4,400 times for one class of 4,400 nodes was 4 to 8 ms of a first diagnosis), and
+  // before the class is kept, so that 4,999 classes of one pinned-elsewhere node each are not.
   const selectorKeys = selectorOnlyKeys(spec);
-  const labelled = (verdict: NodeVerdict): Found | undefined =>
-    selectorKeys && carriesAll(input.ctx.nodes, verdict.name, selectorKeys) ? undefined : ofNode(verdict);
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
-    const found = byReasons.get(verdict.reasons, () => labelled(verdict));
+    let found: Found | undefined;
+    if (byReasons.has(verdict.reasons)) found = byReasons.get(verdict.reasons);
+    else {
+      if (selectorKeys && carriesAll(input.ctx.nodes, verdict.name, selectorKeys)) continue;
+      found = ofNode(verdict);
+      byReasons.set(verdict.reasons, found);
+    }
     if (!found) continue;
     const { labelling, key } = found;
     const known = byLabelling.get(key);
