@@ -171,7 +171,7 @@ function kindOf(e: AuditEvent): string {
 function engineMs(stderr: string): { engineMs: number; diagnosisMs: number; diagnosisCpuMs: number; reportMs: number } {
   const line = stderr.split('\n').find((l) => l.startsWith('timings: '));
   if (!line) throw new Error(`no timings line on stderr: ${stderr.slice(0, 500)}`);
-  const laps = new Map([...line.slice('timings: '.length).matchAll(/([a-z -]+?) ([0-9.]+) ms \(cpu ([0-9.]+) ms\)/g)].map((m) => [(m[1] ?? '').replace(/^[, ]+/, '').trim(), { wall: Number(m[2]), cpu: Number(m[3]) }]));
+  const laps = new Map([...line.slice('timings: '.length).matchAll(/([a-z -]+?) ([0-9.]+) ms \(cpu ([0-9.]+) ms\)/g)].map((m) => [(m[1] ?? '').trim(), { wall: Number(m[2]), cpu: Number(m[3]) }]));
   if (!laps.has('diagnosis')) throw new Error(`no diagnosis lap in: ${line}`);
   const lap = (what: string) => laps.get(what)?.wall ?? 0;
   return { engineMs: lap('node index') + lap('diagnosis') + lap('second diagnosis'), diagnosisMs: lap('diagnosis'), diagnosisCpuMs: laps.get('diagnosis')?.cpu ?? 0, reportMs: lap('report') };
@@ -194,6 +194,8 @@ interface CaseRun {
 }
 
 const c = await startTestCluster({ users: [{ name: benchUser, groups: ['system:masters'] }], log: say });
+/** Reads kept for this run only (no --snapshots), removed at the end whatever happens. */
+let tempReads: string | undefined;
 try {
   const t0 = performance.now();
   say(`seeding ${nodes} nodes and ${pods} pods, ${width} requests at once`);
@@ -215,9 +217,7 @@ try {
     say(`case (${k.id}): ${condition.reason}: ${(condition.message ?? '').slice(0, 160)}`);
   }
 
-  // The reads are kept for the engine's own measurement (enginePerPod below), in --snapshots or for this run only.
-  const readsDir = args.snapshots ?? mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-reads-'));
-  await saveReads(readsDir, c.kubeconfigFor(benchUser), cases);
+  if (args.snapshots) await saveReads(args.snapshots, c.kubeconfigFor(benchUser), cases);
   if (args.hold) {
     say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; interrupt to stop the cluster`);
     await new Promise((resolve) => {
@@ -318,6 +318,9 @@ try {
   // The engine per pod on this run's reads, as the issue measures it: a fresh process per run (V8
   // runs the engine cold, as in the CLI), with no apiserver still busy with the read on the same
   // two cores. live/cold.ts, with the build this run timed.
+  // The reads are those kept in --snapshots, or read now for this run only.
+  const readsDir = args.snapshots ?? (tempReads = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-reads-')));
+  if (tempReads) await saveReads(tempReads, c.kubeconfigFor(benchUser), cases);
   const perPodRuns = Math.max(5, 2 * runs + 1);
   say(`engine per pod: ${perPodRuns} fresh processes per case on the reads in ${readsDir}`);
   const perPodFile = path.join(readsDir, 'engine-per-pod.json');
@@ -325,7 +328,6 @@ try {
   const perPod = await measure(node, [path.join(import.meta.dirname, 'live', 'cold.ts'), '--snapshots', readsDir, '--build', build, '--runs', String(perPodRuns), '--json', perPodFile], process.env, true);
   process.stdout.write(perPod.stdout);
   const enginePerPod = (JSON.parse(readFileSync(perPodFile, 'utf8')) as { cases: Record<string, Record<string, { wall: number; cpu: number }>> }).cases;
-  if (!args.snapshots) rmSync(readsDir, { recursive: true, force: true });
 
   const summary = {
     cluster: { nodes, pods, version: c.version },
@@ -394,6 +396,7 @@ try {
     say('wrote BENCHMARKS.md');
   }
 } finally {
+  if (tempReads) rmSync(tempReads, { recursive: true, force: true });
   await c.stop();
 }
 
