@@ -85,26 +85,42 @@ function keyedBefore(reasons: readonly Reason[], at: number, key: string): boole
   return false;
 }
 
-// Indexed loops: this walks 5,000 verdicts once per process, before V8 has compiled it.
+/** Counts one node's reasons `times` (nodes in a row that share their list of reasons). */
+function addKeys(tally: Record<string, number>, reasons: readonly Reason[], times: number): void {
+  const first = reasons[0];
+  if (!first) return;
+  // The scheduler counts the first failing plugin's reasons: each of its keys once per node.
+  for (let i = 0; i < reasons.length; i++) {
+    const reason = reasons[i] as Reason;
+    if (reason.plugin !== first.plugin) continue;
+    const key = tallyKey(reason);
+    if (i > 0 && keyedBefore(reasons, i, key)) continue;
+    tally[key] = (tally[key] ?? 0) + times;
+  }
+}
+
+// Indexed loops: this walks 5,000 verdicts once per process, before V8 has compiled it. Nodes
+// of one class share their list of reasons (the judge keeps a rule's own list): a run of them is
+// counted at once.
 function engineTally(nodes: NodeVerdict[], preFilter: Reason[]): Record<string, number> {
   const tally: Record<string, number> = {};
   if (preFilter[0]) {
     tally[tallyKey(preFilter[0])] = nodes.length;
     return tally;
   }
+  let run: readonly Reason[] | undefined;
+  let runLength = 0;
   for (let n = 0; n < nodes.length; n++) {
     const reasons = (nodes[n] as NodeVerdict).reasons;
-    const first = reasons[0];
-    if (!first) continue;
-    // The scheduler counts the first failing plugin's reasons: each of its keys once per node.
-    for (let i = 0; i < reasons.length; i++) {
-      const reason = reasons[i] as Reason;
-      if (reason.plugin !== first.plugin) continue;
-      const key = tallyKey(reason);
-      if (i > 0 && keyedBefore(reasons, i, key)) continue;
-      tally[key] = (tally[key] ?? 0) + 1;
+    if (reasons === run) {
+      runLength++;
+      continue;
     }
+    if (run) addKeys(tally, run, runLength);
+    run = reasons;
+    runLength = 1;
   }
+  if (run) addKeys(tally, run, runLength);
   return tally;
 }
 

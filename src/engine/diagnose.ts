@@ -101,14 +101,27 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   let unproven = 0;
   let exceedEverywhere = judgement.nodes.length > 0;
   const byFirstPlugin: Partial<Record<PluginName, number>> = {};
+  // Nodes of one class share their list of reasons: a run of them is counted at once.
+  let run: NodeVerdict['reasons'] | undefined;
+  let runLength = 0;
+  const endRun = () => {
+    const first = run?.[0];
+    if (first) byFirstPlugin[first.plugin] = (byFirstPlugin[first.plugin] ?? 0) + runLength;
+  };
   for (let i = 0; i < judgement.nodes.length; i++) {
     const node = judgement.nodes[i] as NodeVerdict;
     if (node.verdict === 'fits') fitting++;
     else if (node.verdict === 'unproven') unproven++;
-    const first = node.reasons[0];
-    if (first) byFirstPlugin[first.plugin] = (byFirstPlugin[first.plugin] ?? 0) + 1;
+    if (node.reasons === run) {
+      runLength++;
+      continue;
+    }
+    endRun();
+    run = node.reasons;
+    runLength = 1;
     if (exceedEverywhere && !exceedsAllocatable(node.reasons)) exceedEverywhere = false;
   }
+  endRun();
   if (exceedEverywhere) {
     notes.push({ kind: 'requestExceedsEveryNode', data: {} });
   }

@@ -104,11 +104,6 @@ function withUnchecked(list: PluginName[], plugin: PluginName): PluginName[] {
   return out;
 }
 
-function verdictOf(reasons: number, preFilter: number, unchecked: number): Verdict {
-  if (reasons > 0 || preFilter > 0) return 'fails';
-  return unchecked > 0 ? 'unproven' : 'fits';
-}
-
 /**
  * Judges every node with `rules`, given in the scheduler's filter order. `only`: filter just
  * these nodes (a replay of a fix); PreFilter still sees every node, as the scheduler's does.
@@ -188,7 +183,8 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
         }
       }
     }
-    const verdict = verdictOf(reasons.length, preFilter.length, unchecked.length);
+    // Inline, not a helper: a call per node costs, in code V8 has not compiled yet.
+    const verdict: Verdict = reasons.length > 0 || preFilter.length > 0 ? 'fails' : unchecked.length > 0 ? 'unproven' : 'fits';
     return { name: node.name, pods: node.pods.length, fits: verdict === 'fits', verdict, reasons, unchecked };
   });
   return { preFilter, nodes, notChecked };

@@ -82,11 +82,36 @@ function confirmed(changes: Change[], result: Replay, spec: SpecTarget): Fix {
   };
 }
 
-function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate, podsUnread: Set<string>): { changes: Change[]; result: Replay } | undefined {
+/** How many nodes' pods a follow-up read is asked for, at most. */
+const maxPodsToRead = 20;
+
+/**
+ * Keeps the first `maxPodsToRead` names in sort order of those it is given, each once: a
+ * labelling's replay gives 4,400 names, of which a follow-up read asks for 20.
+ */
+function keepFirstNames(kept: string[], names: readonly string[]): void {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    if (kept.length >= maxPodsToRead && name >= (kept[kept.length - 1] as string)) continue;
+    let at = kept.length;
+    while (at > 0 && (kept[at - 1] as string) > name) at--;
+    if (at > 0 && kept[at - 1] === name) continue;
+    kept.splice(at, 0, name);
+    if (kept.length > maxPodsToRead) kept.pop();
+  }
+}
+
+function hasAny(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
+}
+
+function firstConfirmed(input: FixInput, candidate: Candidate, podsUnread: string[]): { changes: Change[]; result: Replay } | undefined {
+  const { rules, ctx } = input;
   const alone = replay(rules, ctx, candidate.changes, candidate.nodes);
-  for (const node of alone.podsUnread) podsUnread.add(node);
+  keepFirstNames(podsUnread, alone.podsUnread);
   if (alone.fits.length > 0) return { changes: candidate.changes, result: alone };
-  if (Object.keys(alone.blocked).length === 0) return undefined;
+  if (!hasAny(alone.blocked)) return undefined;
   // The change cleared something; look for what still blocks those nodes, in the patched cluster.
   const next: FixInput = { rules, ctx: alone.ctx, judgement: alone.judgement };
   for (const second of propose(next, perKindSecond)) {
@@ -94,7 +119,7 @@ function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidat
     const ofCandidate = new Set(candidate.nodes);
     const nodes = second.nodes.filter((n) => ofCandidate.has(n));
     const both = replay(rules, ctx, changes, nodes);
-    for (const node of both.podsUnread) podsUnread.add(node);
+    keepFirstNames(podsUnread, both.podsUnread);
     if (both.fits.length > 0) return { changes, result: both };
   }
   return undefined;
@@ -113,21 +138,18 @@ export interface Proposed {
   podsToRead: string[];
 }
 
-/** How many nodes' pods a follow-up read is asked for, at most. */
-const maxPodsToRead = 20;
-
 export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[]): Proposed {
   if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return { fixes: [], podsToRead: [] };
   const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
   const input: FixInput = { rules, ctx, judgement };
   const fixes = new Map<string, Fix>();
-  const podsUnread = new Set<string>();
+  const podsUnread: string[] = [];
   for (const candidate of propose(input, perKind)) {
-    const found = firstConfirmed(rules, ctx, candidate, podsUnread);
+    const found = firstConfirmed(input, candidate, podsUnread);
     if (!found) continue;
     const key = keyOf(found.changes);
     if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec));
   }
   const sorted = [...fixes.values()].sort((a, b) => b.makesFit.length - a.makesFit.length || a.changes.length - b.changes.length).slice(0, maxFixes);
-  return { fixes: sorted, podsToRead: [...podsUnread].sort().slice(0, maxPodsToRead) };
+  return { fixes: sorted, podsToRead: podsUnread };
 }

@@ -36,8 +36,12 @@ export function failures(judgement: Judgement): { plugins: ReadonlySet<PluginNam
     const plugins = new Set<PluginName>();
     let preemptible = false;
     const nodes = failing(judgement);
+    // Nodes of one class share their list of reasons: each list is read once in a row.
+    let last: NodeVerdict['reasons'] | undefined;
     for (let i = 0; i < nodes.length; i++) {
       const reasons = (nodes[i] as NodeVerdict).reasons;
+      if (reasons === last) continue;
+      last = reasons;
       for (let j = 0; j < reasons.length; j++) {
         const reason = reasons[j] as NodeVerdict['reasons'][number];
         plugins.add(reason.plugin);
@@ -63,9 +67,16 @@ export function failingOnlyOn(judgement: Judgement, ...plugins: PluginName[]): r
   if (!found) {
     const only: NodeVerdict[] = [];
     const nodes = failing(judgement);
+    // Nodes of one class share their list of reasons: the answer for the last list is kept.
+    let last: NodeVerdict['reasons'] | undefined;
+    let lastAnswer = false;
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i] as NodeVerdict;
-      if (allOf(node.reasons, plugins)) only.push(node);
+      if (node.reasons !== last) {
+        last = node.reasons;
+        lastAnswer = allOf(node.reasons, plugins);
+      }
+      if (lastAnswer) only.push(node);
     }
     found = only;
     byPlugins.set(key, found);

@@ -22,6 +22,7 @@ export interface Replay {
 
 /** The plugins of `reasons`, each once, in order: a node has a few reasons, and a replay thousands of nodes. */
 function pluginsOf(preFilter: readonly Reason[], reasons: readonly Reason[]): PluginName[] {
+  if (preFilter.length === 0 && reasons.length === 1) return [(reasons[0] as Reason).plugin];
   const out: PluginName[] = [];
   for (let i = 0; i < preFilter.length + reasons.length; i++) {
     const r = (i < preFilter.length ? preFilter[i] : reasons[i - preFilter.length]) as Reason;
@@ -40,6 +41,10 @@ export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: 
   const unproven: string[] = [];
   const podsUnread: string[] = [];
   const blocked: Record<string, PluginName[]> = {};
+  // Nodes of one class share their list of reasons (the judge keeps a rule's own list): one
+  // list of plugins each, the same array for all of them (read, never changed, by callers).
+  let lastReasons: readonly Reason[] | undefined;
+  let lastPlugins: PluginName[] = [];
   // Indexed: a replay's verdicts are walked once, before V8 has compiled this loop.
   for (let i = 0; i < judgement.nodes.length; i++) {
     const node = judgement.nodes[i] as NodeVerdict;
@@ -49,7 +54,13 @@ export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: 
     }
     else if (node.verdict === 'fits') fits.push(node.name);
     else if (node.verdict === 'unproven') unproven.push(node.name);
-    else blocked[node.name] = pluginsOf(judgement.preFilter, node.reasons);
+    else {
+      if (node.reasons !== lastReasons) {
+        lastReasons = node.reasons;
+        lastPlugins = pluginsOf(judgement.preFilter, node.reasons);
+      }
+      blocked[node.name] = lastPlugins;
+    }
   }
   return { fits, unproven, podsUnread, blocked, ctx: patched, judgement };
 }

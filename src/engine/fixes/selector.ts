@@ -98,9 +98,12 @@ export function proposeSelectorFixes(input: FixInput): Candidate[] {
   const spec = input.ctx.pod.pod.spec;
   const selectorKeys = selectorOnlyKeys(spec);
   const pinsOnly = selectorKeys !== undefined && selectorKeys.length > 0 && selectorKeys.every((key) => named(key, spec?.nodeSelector?.[key] ?? ''));
+  // Nodes in a row most often share their list: the last answer is asked first.
+  let last: { reasons: readonly Reason[]; found: { changes: Change[]; key: string } | null } | undefined;
   for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
     if (pinsOnly && carriesAll(input.ctx.nodes, node.name, selectorKeys)) continue;
-    const found = byReasons.get(node.reasons, () => changesFor(input, node.reasons, named));
+    if (last?.reasons !== node.reasons) last = { reasons: node.reasons, found: byReasons.get(node.reasons, () => changesFor(input, node.reasons, named)) };
+    const found = last.found;
     if (!found) continue;
     const known = byChange.get(found.key);
     if (known) known.nodes.push(node.name);

@@ -16,31 +16,42 @@ export function tolerationFor(taint: V1Taint): V1Toleration {
 export function proposeTolerations({ judgement }: FixInput): Candidate[] {
   if (!failures(judgement).plugins.has('TaintToleration')) return [];
   const byTaint = new Map<string, { change: Change; nodes: string[] }>();
-  // Indexed: 5,000 verdicts walked once, before V8 has compiled the loop.
-  const nodes = failing(judgement);
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i] as NodeVerdict;
-    for (let j = 0; j < node.reasons.length; j++) {
-      const reason = node.reasons[j] as NodeVerdict['reasons'][number];
-      const detail = reason.detail;
+  // The candidates a list of reasons adds its node to, one per untolerated taint.
+  const entriesOf = (reasons: NodeVerdict['reasons']): { nodes: string[] }[] => {
+    const entries: { nodes: string[] }[] = [];
+    for (let j = 0; j < reasons.length; j++) {
+      const detail = (reasons[j] as NodeVerdict['reasons'][number]).detail;
       // A cordon's taint is lifted by uncordoning (uncordon.ts), not tolerated around.
       if (detail.kind !== 'untoleratedTaint' || detail.taint.key === cordonTaintKey) continue;
       const key = formatTaint(detail.taint);
-      const known = byTaint.get(key);
-      if (known) {
-        known.nodes.push(node.name);
-        continue;
+      let entry = byTaint.get(key);
+      if (!entry) {
+        const near = detail.nearest;
+        const change: Change = {
+          kind: 'tolerateTaint',
+          cause: 'TaintToleration',
+          taint: detail.taint,
+          toleration: tolerationFor(detail.taint),
+          ...(near ? { replaces: { index: near.index, toleration: near.toleration } } : {}),
+        };
+        byTaint.set(key, (entry = { change, nodes: [] }));
       }
-      const near = detail.nearest;
-      const change: Change = {
-        kind: 'tolerateTaint',
-        cause: 'TaintToleration',
-        taint: detail.taint,
-        toleration: tolerationFor(detail.taint),
-        ...(near ? { replaces: { index: near.index, toleration: near.toleration } } : {}),
-      };
-      byTaint.set(key, { change, nodes: [node.name] });
+      entries.push(entry);
     }
+    return entries;
+  };
+  // Indexed: 5,000 verdicts walked once, before V8 has compiled the loop. Nodes of one class
+  // share their list of reasons (4,500 refused by NodeAffinity alone): read once in a row.
+  const nodes = failing(judgement);
+  let last: NodeVerdict['reasons'] | undefined;
+  let entries: { nodes: string[] }[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as NodeVerdict;
+    if (node.reasons !== last) {
+      last = node.reasons;
+      entries = entriesOf(node.reasons);
+    }
+    for (let e = 0; e < entries.length; e++) (entries[e] as { nodes: string[] }).nodes.push(node.name);
   }
   return [...byTaint.values()].map(({ change, nodes }) => ({ changes: [change], nodes }));
 }

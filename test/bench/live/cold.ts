@@ -6,6 +6,12 @@
 // same minutes of the machine); medians of wall clock and, in brackets, main-thread CPU.
 // The reads are kept as JSON: JSON.parse builds objects as the CLI's readers do, while objects
 // rebuilt by v8.deserialize were measured 4 to 6 times slower to walk the first time.
+// Before each timed lap the process collects its garbage (gc(), --expose-gc): parsing a reads
+// file of 14 to 56 MB leaves the young generation full of what the harness just made, and its
+// collection (7 to 10 ms, measured with --trace-gc) would land in the first lap that allocates.
+// A diagnosis allocates 9 to 15 MB, within one 16 MB semi-space (the launcher's
+// --max-semi-space-size), so each lap times the engine's own work, not what came before it. The CLI's own laps, with
+// whatever collection its read leaves, are bench:live's "engine in the CLI".
 // bench:live runs this on its own reads (--json FILE: the first build's medians, by case).
 // Run with plain node (it imports only Node's modules and the builds' JavaScript):
 //   npm run build && node test/bench/live/cold.ts --snapshots DIR [--build dist --build OTHER/dist] [--runs 9] [--cases abc] [--json FILE]
@@ -42,7 +48,9 @@ async function child(file: string, build: string): Promise<void> {
   const { diagnose } = (await import(path.join(build, 'engine', 'diagnose.js'))) as { diagnose: (r: unknown, s: unknown, q: unknown) => unknown };
   const { ruleSet } = (await import(path.join(build, 'plugins.js'))) as { ruleSet: unknown };
   const laps: Record<string, Lap> = {};
+  const collect = (globalThis as { gc?: () => void }).gc;
   const timed = (name: string, fn: () => unknown) => {
+    collect?.();
     const cpu = process.threadCpuUsage();
     const start = performance.now();
     fn();
@@ -70,8 +78,8 @@ function parent(dir: string): void {
     const got = builds.map(() => new Map<string, Lap[]>());
     for (let r = 0; r < runs; r++) {
       for (const [i, build] of builds.entries()) {
-        // The launcher's flags (bin/kubectl-why_pending).
-        const run = spawnSync(process.execPath, ['--max-semi-space-size=16', import.meta.filename, '--child', path.join(dir, file), '--build', build], { encoding: 'utf8' });
+        // The launcher's flags (bin/kubectl-why_pending), and gc() for the collection above.
+        const run = spawnSync(process.execPath, ['--max-semi-space-size=16', '--expose-gc', import.meta.filename, '--child', path.join(dir, file), '--build', build], { encoding: 'utf8' });
         if (run.status !== 0) throw new Error(`${file} with ${build}: ${run.stderr.slice(0, 1000)}`);
         for (const [lap, value] of Object.entries(JSON.parse(run.stdout) as Record<string, Lap>)) got[i]?.set(lap, [...(got[i]?.get(lap) ?? []), value]);
       }
