@@ -9,7 +9,7 @@
 // an unchecked plugin is `unproven`, never `fits`.
 import { isGap, type CollectionName } from '../snapshot/types.js';
 import type { NodeVerdict, NotChecked, Verdict } from './diagnosis.js';
-import type { FilterRule, NodeFacts, NodeNotChecked, NotEvaluated, Reason, RuleContext } from './model.js';
+import { passed, type FilterRule, type NodeFacts, type NodeNotChecked, type NotEvaluated, type Reason, type RuleContext } from './model.js';
 import type { PluginName } from './plugins.js';
 
 export interface Judgement {
@@ -94,7 +94,7 @@ function nodesNamed(nodes: readonly NodeFacts[], only: ReadonlySet<string>): rea
   return found;
 }
 
-const noReasons: Reason[] = Object.freeze([]) as unknown as Reason[];
+const noReasons: Reason[] = passed;
 const noneUnchecked: PluginName[] = Object.freeze([]) as unknown as PluginName[];
 
 /** `list` with `plugin` added: the shared empty list is never the one added to. */

@@ -93,6 +93,12 @@ export interface RuleMeta<P extends string, D extends Detail> {
 }
 
 /**
+ * A filter's answer for a node it passes: one shared empty list, frozen. 13 rules on 5,000 nodes
+ * would otherwise allocate 65,000 empty arrays; the judge only reads what a filter returns.
+ */
+export const passed = Object.freeze([]) as unknown as never[];
+
+/**
  * One scheduler filter plugin's logic. `P` is its name, `D` the union of the details it returns.
  * A rule reads only the snapshot, through the facts it is given; it returns data, never text.
  */

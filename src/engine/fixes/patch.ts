@@ -5,7 +5,7 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { NodeRecord } from '../../snapshot/types.js';
 import { nodeFacts, podFacts, podKey } from '../facts.js';
-import { samePositions } from '../judge.js';
+import { positionsIn, samePositions } from '../judge.js';
 import type { NodeFacts, RuleContext } from '../model.js';
 import { formatResource } from '../quantity/index.js';
 import type { Change } from './types.js';
@@ -150,17 +150,22 @@ interface NodeChanges {
   specs: boolean;
   /** The pods preemption would remove, by key. */
   removed: ReadonlySet<string>;
+  /** The nodes whose facts change: those edited, and those preemption removes pods from. */
+  affected: ReadonlySet<string>;
 }
 
 function nodeChangesOf(changes: readonly Change[]): NodeChanges {
   const touchedBy = changes.map((change) => ({ change, touches: new Set(nodesTouched(change)) })).filter(({ touches }) => touches.size > 0);
   // One change (the common case: a labelling of 4,000 nodes) is its own set of names.
   const touched = touchedBy.length === 1 && touchedBy[0] ? touchedBy[0].touches : new Set(touchedBy.flatMap(({ touches }) => [...touches]));
+  const preempted = changes.flatMap((c) => (c.kind === 'preempt' ? [c.node] : []));
   return {
     touchedBy,
     touched,
     specs: changes.some((c) => c.kind === 'uncordon'),
+    // Preemption's victims are pods of the node it names (preemption.ts).
     removed: new Set(changes.flatMap((c) => (c.kind === 'preempt' ? c.victims.map((v) => `${v.namespace}/${v.name}`) : []))),
+    affected: preempted.length === 0 ? touched : new Set([...touched, ...preempted]),
   };
 }
 
@@ -192,15 +197,24 @@ function patchedNode(facts: NodeFacts, edits: NodeChanges): NodeFacts {
 function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: NodeRecord[]; facts: NodeFacts[] } {
   const objects = ctx.snapshot.objects.nodes;
   if (objects.length !== ctx.nodes.length) throw new Error('node facts out of step with the node objects');
-  const outObjects: NodeRecord[] = new Array<NodeRecord>(objects.length);
-  const outFacts: NodeFacts[] = new Array<NodeFacts>(objects.length);
-  for (let i = 0; i < objects.length; i++) {
+  // The lists copied as they are, then the affected nodes put in place by the index of names:
+  // a toleration-and-label fix for 500 tainted nodes does not walk the other 4,500.
+  const at = positionsIn(ctx.nodes);
+  const outObjects: NodeRecord[] = objects.slice();
+  const outFacts: NodeFacts[] = ctx.nodes.slice();
+  const patch = (i: number) => {
     const facts = ctx.nodes[i] as NodeFacts;
     if (facts.node !== objects[i]) throw new Error('node facts out of step with the node objects');
     const patched = patchedNode(facts, edits);
     outFacts[i] = patched;
     outObjects[i] = patched.node;
-  }
+  };
+  if (at) {
+    edits.affected.forEach((name) => {
+      const i = at.get(name);
+      if (i !== undefined) patch(i);
+    });
+  } else for (let i = 0; i < objects.length; i++) patch(i); // a name repeated: every node, as each may be it
   samePositions(ctx.nodes, outFacts);
   return { objects: outObjects, facts: outFacts };
 }

@@ -1,6 +1,6 @@
 // NodeName: a pod that names a node fits only that node. The scheduler normally never sees
 // such a pod (it is bound already); the kubelet's admission runs the same check.
-import type { FilterRule } from '../model.js';
+import { passed, type FilterRule } from '../model.js';
 
 export interface NodeNameDetail {
   kind: 'nodeNameMismatch';
@@ -12,7 +12,7 @@ const rule: FilterRule<'NodeName', NodeNameDetail> = {
   needs: () => [],
   filter({ pod }, node) {
     const wanted = pod.pod.spec?.nodeName;
-    if (!wanted || wanted === node.name) return [];
+    if (!wanted || wanted === node.name) return passed;
     return [{ plugin: 'NodeName', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeNameMismatch', wanted } }];
   },
 };

@@ -1,7 +1,7 @@
 // NodeResourcesFit: the pod's effective request against each node's allocatable minus what
 // its non-terminal pods request, resource by resource (noderesources/fit.go fitsRequest).
 // A request larger than the whole allocatable cannot be helped by preemption.
-import type { FilterRule, NodeFacts, PodFacts, RuleReason } from '../model.js';
+import { passed, type FilterRule, type NodeFacts, type PodFacts, type RuleReason } from '../model.js';
 import { podRequestTotal } from '../resources/requests.js';
 import { byText } from '../order.js';
 
@@ -54,8 +54,11 @@ interface Asked {
 }
 
 const tracked = new WeakMap<PodFacts['requests'], readonly Asked[]>();
+// The judge asks for every node in turn with the same pod: the last answer is checked first.
+let last: { of: PodFacts['requests']; asked: readonly Asked[] } | undefined;
 
 function trackedRequests(pod: PodFacts): readonly Asked[] {
+  if (last?.of === pod.requests) return last.asked;
   let requests = tracked.get(pod.requests);
   if (!requests) {
     requests = Object.entries(pod.requests.total)
@@ -64,17 +67,21 @@ function trackedRequests(pod: PodFacts): readonly Asked[] {
       .map(([resource, amount]) => ({ resource, amount }));
     tracked.set(pod.requests, requests);
   }
+  last = { of: pod.requests, asked: requests };
   return requests;
 }
 
 // Runs on every node, mostly before V8 compiles it: indexed loops (an unoptimised for...of with
 // destructuring walks an iterator per pair) and no bigint built on the way to the common answer.
+// What most of 5,000 nodes have: enough of everything, one shared list never added to.
+const enough = Object.freeze([]) as unknown as InsufficientResourceDetail[];
+
 function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientResourceDetail[] {
-  const out: InsufficientResourceDetail[] = [];
+  let out = enough;
   const podCapacity = node.allocatable['pods'] ?? 0n;
   // One more pod than the node holds (podCount + 1 > capacity), compared without a bigint sum.
   if (node.pods.length >= podCapacity) {
-    out.push(detail('pods', 1n, BigInt(node.pods.length), podCapacity, false));
+    out = [detail('pods', 1n, BigInt(node.pods.length), podCapacity, false)];
   }
   const requests = trackedRequests(pod);
   for (let i = 0; i < requests.length; i++) {
@@ -83,6 +90,7 @@ function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientReso
     const used = node.requested[resource] ?? 0n;
     if (amount + used <= allocatable) continue;
     const d = detail(resource, amount, used, allocatable, amount > allocatable);
+    if (out === enough) out = [];
     // A node without the resource at all has nobody to name.
     out.push(isScalar(resource) && allocatable > 0n ? { ...d, ...holdersOf(node, resource) } : d);
   }
@@ -114,7 +122,7 @@ const rule: FilterRule<'NodeResourcesFit', InsufficientResourceDetail> = {
   provenDespiteGaps: () => true,
   filter({ pod }, node) {
     const missing = insufficientResources(pod, node);
-    if (missing.length === 0) return [];
+    if (missing.length === 0) return passed;
     // One status for the node: unresolvable as soon as one resource cannot fit even on an empty node.
     const code = missing.some((m) => m.exceedsAllocatable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
     return missing.map((detail): NodeResourcesFitReason => ({ plugin: 'NodeResourcesFit', code, detail }));

@@ -1,6 +1,6 @@
 // NodeUnschedulable: a cordoned node (spec.unschedulable) takes only pods that tolerate
 // node.kubernetes.io/unschedulable:NoSchedule (DaemonSet pods get that toleration).
-import type { FilterRule } from '../model.js';
+import { passed, type FilterRule } from '../model.js';
 import { toleratesAny } from '../match/tolerations.js';
 
 export interface NodeUnschedulableDetail {
@@ -13,8 +13,8 @@ const rule: FilterRule<'NodeUnschedulable', NodeUnschedulableDetail> = {
   meta: { name: 'NodeUnschedulable', kinds: ['nodeCordoned'] },
   needs: () => [],
   filter({ pod }, node) {
-    if (!node.node.spec?.unschedulable) return [];
-    if (toleratesAny(pod.pod.spec?.tolerations ?? [], unschedulableTaint)) return [];
+    if (!node.node.spec?.unschedulable) return passed;
+    if (toleratesAny(pod.pod.spec?.tolerations ?? [], unschedulableTaint)) return passed;
     return [{ plugin: 'NodeUnschedulable', code: 'UnschedulableAndUnresolvable', detail: { kind: 'nodeCordoned' } }];
   },
 };

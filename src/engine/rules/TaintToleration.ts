@@ -8,7 +8,7 @@
 // the taint by key and effect but whose integer comparison does not hold, explained with the
 // numbers the matcher compared.
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
-import type { FilterRule } from '../model.js';
+import { passed, type FilterRule } from '../model.js';
 import {
   acceptedOperators,
   appliesTo,
@@ -161,7 +161,7 @@ const rule: FilterRule<'TaintToleration', UntoleratedTaintDetail> = {
     const tolerations = pod.pod.spec?.tolerations ?? noTolerations;
     const taints = node.node.spec?.taints;
     // Most of 5,000 nodes have no taint at all: no list to filter.
-    if (!taints || taints.length === 0) return [];
+    if (!taints || taints.length === 0) return passed;
     return untoleratedTaints(taints, tolerations).map((taint) => {
       const detail: UntoleratedTaintDetail = { kind: 'untoleratedTaint', taint, ...taintMiss(tolerations, taint) };
       return { plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', detail };
