@@ -7,6 +7,7 @@ import type { ObjectRef } from '../events.js';
 import type { Judgement } from '../judge.js';
 import type { FilterRule, RuleContext } from '../model.js';
 import { proposeRelaxedTerms } from './affinity.js';
+import { keepFirstNames } from './firstNames.js';
 import { proposeLabels } from './label.js';
 import { editsPodSpec } from './patch.js';
 import { proposePreemptions } from './preemption.js';
@@ -82,34 +83,15 @@ function confirmed(changes: Change[], result: Replay, spec: SpecTarget): Fix {
   };
 }
 
-/** How many nodes' pods a follow-up read is asked for, at most. */
-const maxPodsToRead = 20;
-
-/**
- * Keeps the first `maxPodsToRead` names in sort order of those it is given, each once: a
- * labelling's replay gives 4,400 names, of which a follow-up read asks for 20.
- */
-function keepFirstNames(kept: string[], names: readonly string[]): void {
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i] as string;
-    if (kept.length >= maxPodsToRead && name >= (kept[kept.length - 1] as string)) continue;
-    let at = kept.length;
-    while (at > 0 && (kept[at - 1] as string) > name) at--;
-    if (at > 0 && kept[at - 1] === name) continue;
-    kept.splice(at, 0, name);
-    if (kept.length > maxPodsToRead) kept.pop();
-  }
-}
-
+/** Whether the record has a key: a replay's blocked nodes may be 4,400, Object.keys would list them all. */
 function hasAny(record: Record<string, unknown>): boolean {
   for (const _ in record) return true;
   return false;
 }
 
-function firstConfirmed(input: FixInput, candidate: Candidate, podsUnread: string[]): { changes: Change[]; result: Replay } | undefined {
-  const { rules, ctx } = input;
+function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate, podsUnread: string[]): { changes: Change[]; result: Replay } | undefined {
   const alone = replay(rules, ctx, candidate.changes, candidate.nodes);
-  keepFirstNames(podsUnread, alone.podsUnread);
+  keepFirstNames(podsUnread, alone.podsUnread, maxPodsToRead);
   if (alone.fits.length > 0) return { changes: candidate.changes, result: alone };
   if (!hasAny(alone.blocked)) return undefined;
   // The change cleared something; look for what still blocks those nodes, in the patched cluster.
@@ -119,7 +101,7 @@ function firstConfirmed(input: FixInput, candidate: Candidate, podsUnread: strin
     const ofCandidate = new Set(candidate.nodes);
     const nodes = second.nodes.filter((n) => ofCandidate.has(n));
     const both = replay(rules, ctx, changes, nodes);
-    keepFirstNames(podsUnread, both.podsUnread);
+    keepFirstNames(podsUnread, both.podsUnread, maxPodsToRead);
     if (both.fits.length > 0) return { changes, result: both };
   }
   return undefined;
@@ -138,6 +120,9 @@ export interface Proposed {
   podsToRead: string[];
 }
 
+/** How many nodes' pods a follow-up read is asked for, at most. */
+const maxPodsToRead = 20;
+
 export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[]): Proposed {
   if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return { fixes: [], podsToRead: [] };
   const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
@@ -145,7 +130,7 @@ export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, jud
   const fixes = new Map<string, Fix>();
   const podsUnread: string[] = [];
   for (const candidate of propose(input, perKind)) {
-    const found = firstConfirmed(input, candidate, podsUnread);
+    const found = firstConfirmed(rules, ctx, candidate, podsUnread);
     if (!found) continue;
     const key = keyOf(found.changes);
     if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec));
