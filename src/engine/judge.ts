@@ -95,7 +95,7 @@ function nodesNamed(nodes: readonly NodeFacts[], only: ReadonlySet<string>): rea
 }
 
 const noReasons: Reason[] = passed;
-const noneUnchecked: PluginName[] = Object.freeze([]) as unknown as PluginName[];
+const noneUnchecked: PluginName[] = passed;
 
 /** `list` with `plugin` added: the shared empty list is never the one added to. */
 function withUnchecked(list: PluginName[], plugin: PluginName): PluginName[] {

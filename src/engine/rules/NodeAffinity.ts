@@ -134,7 +134,6 @@ function unmetTerm(term: V1NodeSelectorTerm, labels: Record<string, string>, nod
   return result.requirements.filter((r) => !r.matched).map((r) => describeMiss(r.requirement, labels, r.field, node.name, nodes));
 }
 
-
 // PreFilter narrows the nodes to those named by `matchFields metadata.name In` when every term
 // has one (nodeaffinity.go PreFilter); terms are ORed, requirements in a term intersected.
 function preFilterNodeNames(terms: V1NodeSelectorTerm[]): Set<string> | undefined {

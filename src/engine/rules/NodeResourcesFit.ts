@@ -73,11 +73,9 @@ function trackedRequests(pod: PodFacts): readonly Asked[] {
 
 // Runs on every node, mostly before V8 compiles it: indexed loops (an unoptimised for...of with
 // destructuring walks an iterator per pair) and no bigint built on the way to the common answer.
-// What most of 5,000 nodes have: enough of everything, one shared list never added to.
-const enough = Object.freeze([]) as unknown as InsufficientResourceDetail[];
-
 function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientResourceDetail[] {
-  let out = enough;
+  // What most of 5,000 nodes have: enough of everything, the shared empty list (never added to).
+  let out: InsufficientResourceDetail[] = passed;
   const podCapacity = node.allocatable['pods'] ?? 0n;
   // One more pod than the node holds (podCount + 1 > capacity), compared without a bigint sum.
   if (node.pods.length >= podCapacity) {
@@ -90,7 +88,7 @@ function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientReso
     const used = node.requested[resource] ?? 0n;
     if (amount + used <= allocatable) continue;
     const d = detail(resource, amount, used, allocatable, amount > allocatable);
-    if (out === enough) out = [];
+    if (out === passed) out = [];
     // A node without the resource at all has nobody to name.
     out.push(isScalar(resource) && allocatable > 0n ? { ...d, ...holdersOf(node, resource) } : d);
   }

@@ -10,8 +10,9 @@
 // file of 14 to 56 MB leaves the young generation full of what the harness just made, and its
 // collection (7 to 10 ms, measured with --trace-gc) would land in the first lap that allocates.
 // A diagnosis allocates 9 to 15 MB, within one 16 MB semi-space (the launcher's
-// --max-semi-space-size), so each lap times the engine's own work, not what came before it. The CLI's own laps, with
-// whatever collection its read leaves, are bench:live's "engine in the CLI".
+// --max-semi-space-size), so each lap times the engine's own work, not what came before it.
+// The CLI's own laps, with whatever collection its read leaves, are bench:live's "engine in
+// the CLI".
 // bench:live runs this on its own reads (--json FILE: the first build's medians, by case).
 // Run with plain node (it imports only Node's modules and the builds' JavaScript):
 //   npm run build && node test/bench/live/cold.ts --snapshots DIR [--build dist --build OTHER/dist] [--runs 9] [--cases abc] [--json FILE]
