@@ -5,7 +5,13 @@ export default {
   // The vitest, eslint and tsx plugins find the rest: test files, vitest.config.ts and its
   // global setup and reporter, eslint.config.js, and test/bench/run.ts (the `bench` script).
   entry: [
-    // bin/kubectl-why_pending is a shell script that runs dist/cli/main.js.
+    // bin/kubectl-why_pending is a shell script that runs dist/cli/launch.js, which runs the
+    // bundle built from src/cli/bundle.ts (scripts/bundle-cli.ts); the CLI tests run
+    // dist/cli/main.js.
+    'src/cli/launch.ts',
+    'src/cli/bundle.ts',
+    // The single executable's main script (scripts/release/run.ts bundles it).
+    'src/cli/sea.ts',
     'src/cli/main.ts',
     // Spawned by test/bench/run.ts as a child process of its own.
     'test/bench/read-dump-child.ts',

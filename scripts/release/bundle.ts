@@ -4,7 +4,13 @@
 // source, completion) stay lazy: esbuild evaluates them at their first import().
 import { build } from 'esbuild';
 
-export async function bundle(entry: string, outfile: string, version: string): Promise<void> {
+export interface BundleOptions {
+  /** Packages left to `require` from node_modules at run time. */
+  external?: string[];
+  minify?: boolean;
+}
+
+export async function bundle(entry: string, outfile: string, version: string, options: BundleOptions = {}): Promise<void> {
   const result = await build({
     entryPoints: [entry],
     outfile,
@@ -12,7 +18,11 @@ export async function bundle(entry: string, outfile: string, version: string): P
     platform: 'node',
     target: 'node24',
     format: 'cjs',
-    minify: true,
+    minify: options.minify ?? true,
+    external: options.external ?? [],
+    // An external's import() as require(): code run by vm.Script has no loader for import()
+    // (src/cli/codeCache.ts), and Node.js 22.12+ requires ES modules.
+    supported: { 'dynamic-import': false },
     legalComments: 'eof',
     define: { WHY_PENDING_VERSION: JSON.stringify(version) },
     // version.ts reads package.json through import.meta.url only when no version is written in.

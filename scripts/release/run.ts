@@ -14,6 +14,7 @@ import { krewManifest, type BuiltArchive } from './manifest.js';
 import { nodeBinary, resolveVersion } from './node-binaries.js';
 import { hostPackage, platformName, platforms } from './platforms.js';
 import { seaBlob, singleExecutable } from './sea.js';
+import { seaBundleAsset } from '../../src/cli/codeCache.js';
 import { adHocSign } from './sign.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -35,8 +36,12 @@ const build = path.join(out, 'build');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(build, { recursive: true });
 
-const script = path.join(build, 'kubectl-why_pending.cjs');
-await bundle(path.join(root, 'src', 'cli', 'main.ts'), script, pkg.version);
+// The executable's main script is the launcher (src/cli/sea.ts); the CLI, bundled whole, is its
+// asset, run with V8's code cache of earlier runs as the plugin from a checkout is.
+const script = path.join(build, seaBundleAsset);
+await bundle(path.join(root, 'src', 'cli', 'bundle.ts'), script, pkg.version);
+const seaMain = path.join(build, 'sea-main.cjs');
+await bundle(path.join(root, 'src', 'cli', 'sea.ts'), seaMain, pkg.version);
 
 const blobs = new Map<string, string>();
 function blobFor(nodeVersion: string): string {
@@ -44,7 +49,7 @@ function blobFor(nodeVersion: string): string {
   if (!blob) {
     blob = path.join(build, `sea-${nodeVersion}.blob`);
     const host = `v${nodeVersion}` === process.version ? process.execPath : nodeBinary(hostPackage(), nodeVersion, process.platform === 'win32' ? '.exe' : '');
-    seaBlob(host, script, blob);
+    seaBlob(host, seaMain, blob, { [seaBundleAsset]: script });
     blobs.set(nodeVersion, blob);
   }
   return blob;

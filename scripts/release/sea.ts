@@ -11,16 +11,26 @@ import { inject } from 'postject';
 const fuse = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /**
- * The blob for `script`, written beside it. Paths are given relative to that folder: the blob
- * records the script's name as given, so an absolute path would differ from build to build
- * (and show the build machine's folders in stack traces).
+ * The blob for `main`, written beside it, with `assets` (name -> file, beside it too) inside.
+ * Paths are given relative to that folder: the blob records the script's name as given, so an
+ * absolute path would differ from build to build (and show the build machine's folders in stack
+ * traces). V8's code cache is made at run time instead (src/cli/codeCache.ts): one made here
+ * would hold this machine's architecture.
  */
-export function seaBlob(hostNode: string, script: string, blob: string): void {
-  const dir = path.dirname(script);
-  if (path.dirname(blob) !== dir) throw new Error(`the SEA blob ${blob} must be written beside ${script}`);
+export function seaBlob(hostNode: string, main: string, blob: string, assets: Record<string, string> = {}): void {
+  const dir = path.dirname(main);
+  for (const file of [blob, ...Object.values(assets)]) if (path.dirname(file) !== dir) throw new Error(`${file} must be beside ${main} for its SEA blob`);
   const config = `${path.basename(blob)}.json`;
   // execArgv: the young generation bin/kubectl-why_pending asks for (see there).
-  const settings = { main: path.basename(script), output: path.basename(blob), disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false, execArgv: ['--max-semi-space-size=16'] };
+  const settings = {
+    main: path.basename(main),
+    output: path.basename(blob),
+    disableExperimentalSEAWarning: true,
+    useSnapshot: false,
+    useCodeCache: false,
+    execArgv: ['--max-semi-space-size=16'],
+    assets: Object.fromEntries(Object.entries(assets).map(([name, file]) => [name, path.basename(file)])),
+  };
   writeFileSync(path.join(dir, config), JSON.stringify(settings, null, 2));
   execFileSync(hostNode, ['--experimental-sea-config', config], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
 }

@@ -4,6 +4,7 @@
 // Completion runs at every <TAB>: it prints nothing on stderr and exits 0 whatever happens.
 import { complete, formatCompletion, directives, shells } from './completion.js';
 import { completionScripts } from './completion-scripts.js';
+import { launchHooks } from './hooks.js';
 import { buildProgram } from './options.js';
 import { toolVersion } from '../version.js';
 
@@ -24,6 +25,7 @@ export async function runCompletion(command: '__complete' | 'completion', args: 
   } catch {
     text = formatCompletion({ candidates: [], directive: directives.noFileComp });
   }
+  launchHooks.covered(['complete']);
   // Exit once written: a kept-alive connection or an exec plugin must not hold the prompt.
   process.stdout.write(text, () => process.exit(0));
 }

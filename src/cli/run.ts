@@ -22,6 +22,8 @@ import type { Source } from '../sources/source.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { progressReporter } from './progress.js';
 import { exitCodes } from './exit-codes.js';
+import { diagnosisCoverage } from './coverage.js';
+import { launchHooks } from './hooks.js';
 import { buildProgram, type CliOptions } from './options.js';
 import { toolVersion } from '../version.js';
 
@@ -96,6 +98,7 @@ async function run(argv: string[]): Promise<number> {
   reporters[options.output](outcome.diagnosis, writerFor(options));
   clock?.lap('report');
   if (clock) process.stderr.write(`timings: ${clock.summary()}\n`);
+  launchHooks.covered(['pod', options.fromDump ? 'dump' : 'live', options.output, ...diagnosisCoverage(outcome.diagnosis)]);
   return exitCodes.ok;
 }
 
@@ -126,8 +129,11 @@ class Timings {
     this.lastCpu = cpu;
   }
 
+  /** The laps; first, when run by the launcher, loading the bundle and how its code cache went. */
   summary(): string {
-    return this.laps.join(', ');
+    const load = launchHooks.load;
+    const loadLap = load ? [`load ${load.wallMs.toFixed(1)} ms (cpu ${load.cpuMs.toFixed(1)} ms), code cache ${load.cache}`] : [];
+    return [...loadLap, ...this.laps].join(', ');
   }
 }
 
@@ -144,6 +150,7 @@ async function runTriage(source: Source, options: CliOptions): Promise<number> {
   const snapshot = await withProgress((update) => source.readTriage(scope, update));
   const diagnoses = triage(ruleSet, snapshot, scope);
   triageReporters[options.output](presentTriage({ scope, source: snapshot.source, diagnoses }), writerFor(options));
+  launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...diagnoses.flatMap(diagnosisCoverage)]);
   return exitCodes.ok;
 }
 

@@ -328,9 +328,10 @@ try {
   say(`engine per pod: ${perPodRuns} fresh processes per case on the reads in ${readsDir}`);
   const perPodFile = path.join(readsDir, 'engine-per-pod.json');
   const build = args.cli ? path.dirname(path.dirname(cli)) : path.join(repo, 'dist');
-  const perPod = await measure(node, [path.join(import.meta.dirname, 'live', 'cold.ts'), '--snapshots', readsDir, '--build', build, '--runs', String(perPodRuns), '--json', perPodFile], process.env, true);
+  const perPod = await measure(node, [path.join(import.meta.dirname, 'live', 'cold.ts'), '--snapshots', readsDir, '--build', build, '--runs', String(perPodRuns), '--no-code-cache', '--json', perPodFile], process.env, true);
   process.stdout.write(perPod.stdout);
-  const enginePerPod = (JSON.parse(readFileSync(perPodFile, 'utf8')) as { cases: Record<string, Record<string, { wall: number; cpu: number }>> }).cases;
+  type PerPod = Record<string, Record<string, { wall: number; cpu: number }>>;
+  const { cases: enginePerPod, withoutCodeCache = {} } = JSON.parse(readFileSync(perPodFile, 'utf8')) as { cases: PerPod; withoutCodeCache?: PerPod };
 
   const summary = {
     cluster: { nodes, pods, version: c.version },
@@ -342,7 +343,11 @@ try {
         const peer = peerRuns.get(k.id) ?? [];
         const peerSummary = peer.length > 0 ? { peer: { wallSeconds: median(peer.map((x) => x.wallSeconds)), maxRssMB: median(peer.map((x) => x.maxRssMB)) } } : {};
         const fresh = enginePerPod[k.id];
-        const perPodSummary = { enginePerPod: { diagnosisMs: fresh?.['diagnosis']?.wall ?? NaN, diagnosisCpuMs: fresh?.['diagnosis']?.cpu ?? NaN, nodeIndexMs: fresh?.['node index']?.wall ?? NaN, runs: perPodRuns } };
+        const first = withoutCodeCache[k.id];
+        const perPodSummary = {
+          enginePerPod: { diagnosisMs: fresh?.['diagnosis']?.wall ?? NaN, diagnosisCpuMs: fresh?.['diagnosis']?.cpu ?? NaN, nodeIndexMs: fresh?.['node index']?.wall ?? NaN, runs: perPodRuns },
+          enginePerPodWithoutCodeCache: { diagnosisMs: first?.['diagnosis']?.wall ?? NaN, diagnosisCpuMs: first?.['diagnosis']?.cpu ?? NaN },
+        };
         return [k.id, { title: k.title, ...perPodSummary, engineMs: median(rs.map((x) => x.engineMs)), diagnosisMs: median(rs.map((x) => x.diagnosisMs)), diagnosisCpuMs: median(rs.map((x) => x.diagnosisCpuMs)), reportMs: median(rs.map((x) => x.reportMs)), yamlReportMs: yamlReportMs.get(k.id) ?? 0, wallSeconds: median(rs.map((x) => x.wallSeconds)), maxRssMB: median(rs.map((x) => x.maxRssMB)), podLists: median(rs.map((x) => x.podLists)), requests: median(rs.map((x) => x.requests)), candidates: median(rs.map((x) => x.candidates)), byKind: last?.byKind ?? {}, ...peerSummary }];
       }),
     ),
@@ -357,9 +362,9 @@ try {
     },
   };
   const table = [
-    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates | engine per pod, fresh process: diagnosis [cpu] | engine in the CLI: index + diagnosis (diagnosis [cpu]) | report (-o json / -o yaml) |',
+    '| case | wall (median of ' + runs + ') | peak RSS | requests | wide pod LISTs | candidates | engine per pod, fresh process: diagnosis [cpu] (without code cache) | engine in the CLI: index + diagnosis (diagnosis [cpu]) | report (-o json / -o yaml) |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} | ${k.enginePerPod.diagnosisMs.toFixed(0)} ms [${k.enginePerPod.diagnosisCpuMs.toFixed(0)}] | ${k.engineMs.toFixed(0)} ms (${k.diagnosisMs.toFixed(0)} [${k.diagnosisCpuMs.toFixed(0)}] ms) | ${k.reportMs.toFixed(0)} / ${k.yamlReportMs.toFixed(0)} ms |`),
+    ...Object.entries(summary.cases).map(([id, k]) => `| (${id}) ${k.title} | ${k.wallSeconds.toFixed(2)} s | ${k.maxRssMB.toFixed(0)} MB | ${k.requests} | ${k.podLists} | ${k.candidates} | ${k.enginePerPod.diagnosisMs.toFixed(0)} ms [${k.enginePerPod.diagnosisCpuMs.toFixed(0)}] (${k.enginePerPodWithoutCodeCache.diagnosisMs.toFixed(0)} ms [${k.enginePerPodWithoutCodeCache.diagnosisCpuMs.toFixed(0)}]) | ${k.engineMs.toFixed(0)} ms (${k.diagnosisMs.toFixed(0)} [${k.diagnosisCpuMs.toFixed(0)}] ms) | ${k.reportMs.toFixed(0)} / ${k.yamlReportMs.toFixed(0)} ms |`),
     ...Object.entries(summary.cases).flatMap(([id, k]) => ('peer' in k && k.peer ? [`| peer on (${id}): \`${path.basename(args.peer ?? '')} <pod> -n bench -o json\` | ${k.peer.wallSeconds.toFixed(2)} s | ${k.peer.maxRssMB.toFixed(0)} MB | | | | | | |`] : [])),
     `| reference: \`kubectl get nodes -o json\` | ${summary.references.kubectlGetNodes.wallSeconds.toFixed(2)} s | ${summary.references.kubectlGetNodes.maxRssMB.toFixed(0)} MB | | | | | | |`,
     ...Object.entries(rawWords).map(([key, words]) => {
@@ -377,7 +382,7 @@ try {
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
       'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler). Every run (ours, the peer\'s, the references\') starts once the machine is near idle (under a quarter of a core busy for half a second, at most 30 s of waiting), so that none pays for the apiserver still collecting after the run before.',
-      `"Engine per pod" is the first diagnosis of a fresh process on the reads of this run (test/bench/live/cold.ts, median of ${perPodRuns} processes per case, after the rounds, the control plane stopped): V8 runs the engine cold, as in the CLI, each lap after a collection of what loading the reads left (a diagnosis allocates 9 to 15 MB, within one 16 MB semi-space); in brackets the main thread's CPU time. "Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run's own \`WHY_PENDING_TIMINGS=1\` line measured them, and the diagnosis alone with its CPU time: the apiserver is still collecting after serving the read while the CLI diagnoses, on the same two cores, so the wall time there includes waiting for a core. "Report" is the rendering, \`-o json\` (median) and \`-o yaml\` (one run of each case, round 1, its counts checked against the \`-o json\` answer).`,
+      `"Engine per pod" is the first diagnosis of a fresh process on the reads of this run (test/bench/live/cold.ts, median of ${perPodRuns} processes per case, after the rounds, the control plane stopped): V8 runs the engine cold, as in the CLI, loaded as the launcher loads it, with the code cache the CLI's earlier runs left (in brackets after it, the same without a code cache: a machine's first run), each lap after a collection of what loading the reads left (a diagnosis allocates 9 to 15 MB, within one 16 MB semi-space); in brackets the main thread's CPU time. "Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run's own \`WHY_PENDING_TIMINGS=1\` line measured them, and the diagnosis alone with its CPU time: the apiserver is still collecting after serving the read while the CLI diagnoses, on the same two cores, so the wall time there includes waiting for a core. "Report" is the rendering, \`-o json\` (median) and \`-o yaml\` (one run of each case, round 1, its counts checked against the \`-o json\` answer).`,
       'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
       table,

@@ -11,6 +11,7 @@ import { ruleSet } from '../../src/plugins.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
 import { writeJsonDump, writeYamlDump } from './dump-files.js';
+import { startupBench } from './startup.js';
 import { syntheticCluster } from './synthetic.js';
 import { triageCluster } from './triage.js';
 import { triage } from '../../src/engine/triage.js';
@@ -89,3 +90,6 @@ try {
 } finally {
   rmSync(dumpDir, { recursive: true, force: true });
 }
+
+// Start-up of the whole CLI, a process per run (startup.ts); the launcher needs `npm run build`.
+startupBench();

@@ -139,6 +139,14 @@ describe('krew install --manifest --archive', () => {
       expect(JSON.parse(json.stdout)).toMatchObject({ apiVersion: 'whypending/v1', version: pkg.version, stage: 'Unschedulable' });
     });
 
+    it.runIf(here)("keeps V8's code cache of a run for the next (src/cli/codeCache.ts), with the same answer", () => {
+      const env = { WHY_PENDING_CODE_CACHE: temporary('code-cache'), WHY_PENDING_TIMINGS: '1' };
+      const diagnose = () => runWithPath('kubectl', ['why-pending', '--from-dump', 'examples/gpu-taint-typo.yaml', '-n', 'shop', 'web-0', '-o', 'json'], pathDirs, env);
+      const [first, second] = [diagnose(), diagnose()];
+      expect(first).toMatchObject({ status: 0, stderr: expect.stringMatching(/^timings: load [\d.]+ ms \(cpu [\d.]+ ms\), code cache absent, read /) });
+      expect(second).toMatchObject({ status: 0, stdout: first.stdout, stderr: expect.stringMatching(/, code cache accepted, /) });
+    });
+
     it.runIf(here)("kubectl completes the plugin's flags once the helper is copied as the caveats say", () => {
       const kubectlOnly = runWithPath('kubectl', ['__complete', 'why-pending', '--output=j'], pathDirs);
       expect(kubectlOnly.stdout).not.toContain('--output=json');
