@@ -54,13 +54,14 @@ interface Header {
 
 /**
  * The folder for the cache: WHY_PENDING_CODE_CACHE names one (`off` turns the cache off), else
- * the XDG cache folder, else ~/.cache; none when there is no home to put it in.
+ * the XDG cache folder, else ~/.cache, else (Windows) %LOCALAPPDATA%; none when there is no
+ * home to put it in.
  */
 export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   const chosen = env['WHY_PENDING_CODE_CACHE'];
   if (chosen === 'off' || chosen === '0') return undefined;
   if (chosen) return path.resolve(chosen);
-  const base = env['XDG_CACHE_HOME'] || (env['HOME'] ? path.join(env['HOME'], '.cache') : undefined);
+  const base = env['XDG_CACHE_HOME'] || (env['HOME'] ? path.join(env['HOME'], '.cache') : env['LOCALAPPDATA']);
   return base ? path.join(base, 'why-pending', 'code-cache') : undefined;
 }
 
@@ -75,8 +76,8 @@ const hex = (n: number) => n.toString(16).padStart(8, '0');
  * launcher's) are in it too: V8 rejects a cache made under other flags, and two callers with
  * different flags would otherwise replace each other's cache at every run.
  */
-function cacheName(source: string): string {
-  return `${hex(crc32(source))}-${source.length}-${process.version}-${process.arch}-${hex(crc32(process.execArgv.join(' ')))}.v8cache`;
+function cacheName(bytes: Uint8Array): string {
+  return `${hex(crc32(bytes))}-${bytes.length}-${process.version}-${process.arch}-${hex(crc32(process.execArgv.join(' ')))}.v8cache`;
 }
 
 /**
@@ -142,19 +143,22 @@ function removeStale(dir: string, keep: string): void {
  * from the bundle's folder (its externals, such as @kubernetes/client-node, are in node_modules).
  */
 export function loadBundle(file: string, dir: string | undefined): LoadedBundle {
-  return runBundle({ source: readFileSync(file, 'utf8'), filename: file, require: createRequire(file) }, dir);
+  return runBundle({ bytes: readFileSync(file), filename: file, require: createRequire(file) }, dir);
 }
 
-/** The bundle's text, the name it goes by in a stack trace, and what its `require` loads. */
+/** The bundle's bytes (UTF-8), the name it goes by in a stack trace, and what its `require` loads. */
 export interface BundleSource {
-  source: string;
+  bytes: Uint8Array;
   filename: string;
   require: NodeJS.Require;
 }
 
 /** As loadBundle, for a bundle already read: the single executable's, from its assets (sea.ts). */
-export function runBundle({ source, filename, require }: BundleSource, dir: string | undefined): LoadedBundle {
-  const cacheFile = dir ? path.join(dir, cacheName(source)) : undefined;
+export function runBundle({ bytes, filename, require }: BundleSource, dir: string | undefined): LoadedBundle {
+  // The CRC of the bytes, not of the text: zlib.crc32 of a string encodes it first (25 ms for the
+  // executable's 4.9 MB bundle, against 2 ms for its bytes).
+  const cacheFile = dir ? path.join(dir, cacheName(bytes)) : undefined;
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   const cached = cacheFile ? readCache(cacheFile) : undefined;
   // One line with the bundle's first, so that line numbers in a stack trace are the bundle's.
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;

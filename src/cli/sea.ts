@@ -6,4 +6,4 @@ import { createRequire } from 'node:module';
 import { getAsset } from 'node:sea';
 import { codeCacheDir, launch, runBundle, seaBundleAsset as bundleAsset } from './codeCache.js';
 
-void launch(() => runBundle({ source: getAsset(bundleAsset, 'utf8'), filename: bundleAsset, require: createRequire(process.execPath) }, codeCacheDir(process.env)));
+void launch(() => runBundle({ bytes: new Uint8Array(getAsset(bundleAsset)), filename: bundleAsset, require: createRequire(process.execPath) }, codeCacheDir(process.env)));

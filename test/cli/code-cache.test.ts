@@ -113,6 +113,7 @@ describe('the code cache', () => {
     expect(codeCacheDir({ HOME: '/home/u', XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/why-pending/code-cache');
     expect(codeCacheDir({ HOME: '/home/u', WHY_PENDING_CODE_CACHE: '/elsewhere' })).toBe('/elsewhere');
     expect(codeCacheDir({ HOME: '/home/u', WHY_PENDING_CODE_CACHE: 'off' })).toBeUndefined();
+    expect(codeCacheDir({ LOCALAPPDATA: '/appdata' })).toBe(path.join('/appdata', 'why-pending', 'code-cache'));
     expect(codeCacheDir({})).toBeUndefined();
   });
 
