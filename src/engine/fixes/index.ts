@@ -12,6 +12,7 @@ import { proposeLabels } from './label.js';
 import { editsPodSpec } from './patch.js';
 import { proposePreemptions } from './preemption.js';
 import { replay, type Replay } from './replay.js';
+import { firstUnreadFits } from './unread.js';
 import { proposeRequests } from './request.js';
 import { proposeSelectorFixes } from './selector.js';
 import { proposeTolerations } from './toleration.js';
@@ -89,8 +90,14 @@ function hasAny(record: Record<string, unknown>): boolean {
   return false;
 }
 
-function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate, podsUnread: string[]): { changes: Change[]; result: Replay } | undefined {
-  const alone = replay(rules, ctx, candidate.changes, candidate.nodes);
+function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate, podsUnread: string[], whole: boolean): { changes: Change[]; result: Replay } | undefined {
+  // None of its nodes' pods read: it can confirm nothing, only name nodes to read (unread.ts).
+  const unread = whole ? undefined : firstUnreadFits(rules, ctx, candidate.changes, candidate.nodes, maxPodsToRead, true);
+  if (unread && 'names' in unread) {
+    keepFirstNames(podsUnread, unread.names, maxPodsToRead);
+    return undefined;
+  }
+  const alone = replay(rules, ctx, candidate.changes, candidate.nodes, unread?.patched);
   keepFirstNames(podsUnread, alone.podsUnread, maxPodsToRead);
   if (alone.fits.length > 0) return { changes: candidate.changes, result: alone };
   if (!hasAny(alone.blocked)) return undefined;
@@ -100,6 +107,11 @@ function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidat
     const changes = [...candidate.changes, ...second.changes];
     const ofCandidate = new Set(candidate.nodes);
     const nodes = second.nodes.filter((n) => ofCandidate.has(n));
+    const names = whole ? undefined : firstUnreadFits(rules, ctx, changes, nodes, maxPodsToRead, false);
+    if (names && 'names' in names) {
+      keepFirstNames(podsUnread, names.names, maxPodsToRead);
+      continue;
+    }
     const both = replay(rules, ctx, changes, nodes);
     keepFirstNames(podsUnread, both.podsUnread, maxPodsToRead);
     if (both.fits.length > 0) return { changes, result: both };
@@ -123,14 +135,18 @@ export interface Proposed {
 /** How many nodes' pods a follow-up read is asked for, at most. */
 const maxPodsToRead = 20;
 
-export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[]): Proposed {
+/**
+ * `wholeReplays`: replay every candidate whole, even where no node's pods were read (unread.ts):
+ * what the tests hold the shortcut to.
+ */
+export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[], { wholeReplays = false } = {}): Proposed {
   if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return { fixes: [], podsToRead: [] };
   const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
   const input: FixInput = { rules, ctx, judgement };
   const fixes = new Map<string, Fix>();
   const podsUnread: string[] = [];
   for (const candidate of propose(input, perKind)) {
-    const found = firstConfirmed(rules, ctx, candidate, podsUnread);
+    const found = firstConfirmed(rules, ctx, candidate, podsUnread, wholeReplays);
     if (!found) continue;
     const key = keyOf(found.changes);
     if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec));

@@ -31,8 +31,8 @@ function pluginsOf(preFilter: readonly Reason[], reasons: readonly Reason[]): Pl
   return out;
 }
 
-export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: readonly Change[], nodes: readonly string[]): Replay {
-  const patched = patchedContext(ctx, changes);
+/** `patched`: the context with `changes` made, when the caller has it already (unread.ts). */
+export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: readonly Change[], nodes: readonly string[], patched: RuleContext = patchedContext(ctx, changes)): Replay {
   const judgement = judge(rules, patched, new Set(nodes));
   // A node whose pods were never read (a live read in stages skips nodes that node objects rule
   // out) looks empty: passing there proves nothing.
