@@ -12,11 +12,12 @@
 // length are, since V8 release builds do not verify a code cache's checksum: a torn or altered
 // file is ignored, never handed to V8. Written to a temporary file and renamed, mode 0600 in a
 // 0700 folder. Best effort throughout: a cache that cannot be read or written only means no cache.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
+import { cpuMs } from './cpu.js';
 
 /** What the bundle's run tells its loader (src/cli/hooks.ts holds the bundle's side). */
 export interface LaunchHooks {
@@ -84,29 +85,36 @@ function cacheName(bytes: Uint8Array): string {
  * A cache is code V8 runs: only a file of this user's that no one else can write is read (one
  * another user could have put in a shared folder named by WHY_PENDING_CODE_CACHE is ignored).
  */
-function ownedByUs(file: string): boolean {
+function ownedByUs(stat: Stats): boolean {
   if (typeof process.getuid !== 'function') return true;
-  const { uid, mode } = statSync(file);
-  return uid === process.getuid() && (mode & 0o022) === 0;
+  return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
 }
 
-function readCache(file: string): { header: Header; data: Buffer } | undefined {
+/** The cache and its header, or why there is none to give V8: no file, or one we refuse. */
+function readCache(file: string): { header: Header; data: Buffer } | 'absent' | 'rejected' {
+  let stat: Stats;
+  try {
+    stat = statSync(file);
+  } catch {
+    return 'absent';
+  }
+  if (!stat.isFile()) return 'absent';
+  if (!ownedByUs(stat)) return 'rejected';
   let raw: Buffer;
   try {
-    if (!ownedByUs(file)) return undefined;
     raw = readFileSync(file);
   } catch {
-    return undefined;
+    return 'rejected';
   }
   const newline = raw.indexOf(0x0a);
-  if (newline < 0 || newline > 4096) return undefined;
+  if (newline < 0 || newline > 4096) return 'rejected';
   try {
     const header = JSON.parse(raw.subarray(0, newline).toString('utf8')) as Partial<Header>;
     const data = raw.subarray(newline + 1);
-    if (header.v !== headerVersion || header.length !== data.length || header.crc !== crc32(data) || !Array.isArray(header.covered)) return undefined;
+    if (header.v !== headerVersion || header.length !== data.length || header.crc !== crc32(data) || !Array.isArray(header.covered)) return 'rejected';
     return { header: { v: header.v, crc: header.crc, length: header.length, covered: header.covered.filter((t) => typeof t === 'string') }, data };
   } catch {
-    return undefined;
+    return 'rejected';
   }
 }
 
@@ -159,11 +167,12 @@ export function runBundle({ bytes, filename, require }: BundleSource, dir: strin
   // executable's 4.9 MB bundle, against 2 ms for its bytes).
   const cacheFile = dir ? path.join(dir, cacheName(bytes)) : undefined;
   const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const cached = cacheFile ? readCache(cacheFile) : undefined;
+  const read = cacheFile ? readCache(cacheFile) : 'off';
+  const cached = typeof read === 'string' ? undefined : read;
   // One line with the bundle's first, so that line numbers in a stack trace are the bundle's.
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapper, { filename, ...(cached ? { cachedData: cached.data } : {}) });
-  const cache: CacheState = !cacheFile ? 'off' : !cached ? (existsQuietly(cacheFile) ? 'rejected' : 'absent') : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const cache: CacheState = !cached ? (read as CacheState) : script.cachedDataRejected ? 'rejected' : 'accepted';
   const had = new Set(cache === 'accepted' ? (cached?.header.covered ?? []) : []);
   const covered = new Set<string>();
   let saved = false;
@@ -187,20 +196,6 @@ export function runBundle({ bytes, filename, require }: BundleSource, dir: strin
     },
     save,
   };
-}
-
-function existsQuietly(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-// This thread's CPU time; the process's on a Node.js without threadCpuUsage (added in 23.9).
-function cpuMs(): number {
-  const used = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
-  return (used.user + used.system) / 1000;
 }
 
 /**

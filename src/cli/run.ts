@@ -23,6 +23,7 @@ import type { Snapshot } from '../snapshot/types.js';
 import { progressReporter } from './progress.js';
 import { exitCodes } from './exit-codes.js';
 import { diagnosisCoverage } from './coverage.js';
+import { cpuMs } from './cpu.js';
 import { launchHooks } from './hooks.js';
 import { buildProgram, type CliOptions } from './options.js';
 import { toolVersion } from '../version.js';
@@ -106,12 +107,6 @@ async function run(argv: string[]): Promise<number> {
 function timingsWanted(): boolean {
   const value = process.env['WHY_PENDING_TIMINGS'];
   return value !== undefined && value !== '' && value !== '0';
-}
-
-/** This thread's CPU time in ms; the whole process's on a Node without threadCpuUsage (added in 23.9). */
-function cpuMs(): number {
-  const used = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
-  return (used.user + used.system) / 1000;
 }
 
 // Each lap says its wall time and the main thread's CPU time: where the two differ the process

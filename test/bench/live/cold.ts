@@ -141,7 +141,7 @@ function parent(dir: string): void {
   for (const file of files) {
     const reads = path.join(dir, file);
     // The CLI's first run on these reads: it writes the cache if the cache does not cover them.
-    for (const build of builds) spawnChild({ build, label: named(build), env: process.env }, reads, true);
+    for (const variant of variants.slice(0, builds.length)) spawnChild(variant, reads, true);
     const got = variants.map(() => new Map<string, Lap[]>());
     const caches = variants.map(() => new Set<string>());
     for (let r = 0; r < runs; r++) {
