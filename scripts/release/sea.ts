@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'postject';
+import { nodeFlags } from '../../src/cli/node-flags.js';
 
 /** The fuse string Node looks for to know a blob was injected (Node's docs, postject's README). */
 const fuse = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -21,14 +22,14 @@ export function seaBlob(hostNode: string, main: string, blob: string, assets: Re
   const dir = path.dirname(main);
   for (const file of [blob, ...Object.values(assets)]) if (path.dirname(file) !== dir) throw new Error(`${file} must be beside ${main} for its SEA blob`);
   const config = `${path.basename(blob)}.json`;
-  // execArgv: the young generation bin/kubectl-why_pending asks for (see there).
+  // execArgv: the flags bin/kubectl-why_pending starts node with (src/cli/node-flags.ts).
   const settings = {
     main: path.basename(main),
     output: path.basename(blob),
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: false,
-    execArgv: ['--max-semi-space-size=16'],
+    execArgv: [...nodeFlags],
     assets: Object.fromEntries(Object.entries(assets).map(([name, file]) => [name, path.basename(file)])),
   };
   writeFileSync(path.join(dir, config), JSON.stringify(settings, null, 2));

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { nodeFlags } from '../../src/cli/node-flags.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 const pinnedNode = path.join(repoRoot, 'node_modules', 'node', 'bin', 'node');
@@ -32,7 +33,7 @@ export function startupBench(runs = 9): void {
     const ways: Way[] = [
       { label: 'launcher, code cache of earlier runs', command: [path.join(repoRoot, 'bin', 'kubectl-why_pending')], env: { ...process.env, WHY_PENDING_CODE_CACHE: cache } },
       { label: 'launcher, no code cache (first run)', command: [path.join(repoRoot, 'bin', 'kubectl-why_pending')], env: { ...process.env, WHY_PENDING_CODE_CACHE: 'off' } },
-      { label: 'modules (dist/cli/main.js)', command: [pinnedNode, '--max-semi-space-size=16', path.join(repoRoot, 'dist', 'cli', 'main.js')], env: process.env },
+      { label: 'modules (dist/cli/main.js)', command: [pinnedNode, ...nodeFlags, path.join(repoRoot, 'dist', 'cli', 'main.js')], env: process.env },
     ];
     const commands: [string, string[]][] = [
       ['start-up: the example dump, -o json', ['web-0', '-n', 'shop', '--from-dump', 'examples/gpu-taint-typo.yaml', '-o', 'json']],

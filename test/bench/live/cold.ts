@@ -15,7 +15,7 @@
 // Before each timed lap the process collects its garbage (gc()): parsing a reads file of 14 to
 // 56 MB leaves the young generation full of what the harness just made, and its collection (7
 // to 10 ms, measured with --trace-gc) would land in the first lap that allocates. A diagnosis
-// allocates 9 to 15 MB, within one 16 MB semi-space (the launcher's --max-semi-space-size), so
+// allocates 9 to 15 MB, within one 16 MB semi-space (the launcher's --max-semi-space-size, src/cli/node-flags.ts), so
 // each lap times the engine's own work, not what came before it. The CLI's own laps, with
 // whatever collection its read leaves, are bench:live's "engine in the CLI".
 // bench:live runs this on its own reads (--json FILE: the first build's medians, by case, and
@@ -29,6 +29,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
+import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 
 const { values } = parseArgs({
@@ -115,18 +116,29 @@ interface Variant {
   build: string;
   label: string;
   env: NodeJS.ProcessEnv;
+  /** node's flags as the build's launcher gives them. */
+  flags: readonly string[];
+}
+
+/**
+ * The flags the build's launcher starts node with (src/cli/node-flags.ts; the code cache's name
+ * and V8's check hold them), or, for a build from before that list, the one flag it gave then.
+ */
+async function launcherFlags(build: string): Promise<readonly string[]> {
+  const file = path.join(build, 'cli', 'node-flags.js');
+  if (!existsSync(file)) return ['--max-semi-space-size=16'];
+  return ((await import(pathToFileURL(file).href)) as { nodeFlags: readonly string[] }).nodeFlags;
 }
 
 /** One process of `variant` on `file`: its laps, and how its code cache went. */
 function spawnChild(variant: Variant, file: string, train: boolean): { cache: string; laps: Record<string, Lap> } {
-  // The launcher's flags (bin/kubectl-why_pending): the code cache's name and V8's check hold them.
-  const args = ['--max-semi-space-size=16', import.meta.filename, '--child', file, '--build', variant.build, ...(train ? ['--train'] : [])];
+  const args = [...variant.flags, import.meta.filename, '--child', file, '--build', variant.build, ...(train ? ['--train'] : [])];
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', env: variant.env });
   if (run.status !== 0) throw new Error(`${path.basename(file)} with ${variant.label}: ${run.stderr.slice(0, 1000)}`);
   return JSON.parse(run.stdout) as { cache: string; laps: Record<string, Lap> };
 }
 
-function parent(dir: string): void {
+async function parent(dir: string): Promise<void> {
   const builds = (values.build ?? ['dist']).map((b) => path.resolve(repo, b));
   const runs = Number(values.runs);
   const files = readdirSync(dir)
@@ -134,8 +146,9 @@ function parent(dir: string): void {
     .sort();
   if (files.length === 0 || !(runs > 0)) throw new Error(`usage: node test/bench/live/cold.ts --snapshots DIR (with case-*.json from bench:live --snapshots) [--build DIR ...] [--runs N] [--cases abc] [--no-code-cache]`);
   const named = (build: string) => path.relative(repo, build) || build;
-  const variants: Variant[] = builds.map((build) => ({ build, label: named(build), env: process.env }));
-  if (values['no-code-cache']) variants.push(...builds.map((build) => ({ build, label: `${named(build)} without code cache`, env: { ...process.env, WHY_PENDING_CODE_CACHE: 'off' } })));
+  const flags = await Promise.all(builds.map(launcherFlags));
+  const variants: Variant[] = builds.map((build, i) => ({ build, label: named(build), env: process.env, flags: flags[i] ?? [] }));
+  if (values['no-code-cache']) variants.push(...builds.map((build, i) => ({ build, label: `${named(build)} without code cache`, env: { ...process.env, WHY_PENDING_CODE_CACHE: 'off' }, flags: flags[i] ?? [] })));
   console.log(`a fresh process per run, ${runs} runs per variant, alternated; median wall ms [main-thread CPU ms]`);
   const byVariant = variants.map((): Record<string, Record<string, Lap>> => ({}));
   for (const file of files) {
@@ -163,4 +176,4 @@ function parent(dir: string): void {
 }
 
 if (values.child) await child(values.child, values.build?.[0] ?? path.join(repo, 'dist'), values.train);
-else parent(path.resolve(values.snapshots ?? ''));
+else await parent(path.resolve(values.snapshots ?? ''));
