@@ -15,8 +15,8 @@
 // Before each timed lap the process collects its garbage (gc()): parsing a reads file of 14 to
 // 56 MB leaves the young generation full of what the harness just made, and its collection (7
 // to 10 ms, measured with --trace-gc) would land in the first lap that allocates. A diagnosis
-// allocates 9 to 15 MB, within one 16 MB semi-space (the launcher's --max-semi-space-size, src/cli/node-flags.ts), so
-// each lap times the engine's own work, not what came before it. The CLI's own laps, with
+// allocates 9 to 15 MB, within one 16 MB semi-space (the launcher's --max-semi-space-size:
+// src/cli/node-flags.ts), so each lap times the engine's own work, not what came before it. The CLI's own laps, with
 // whatever collection its read leaves, are bench:live's "engine in the CLI".
 // bench:live runs this on its own reads (--json FILE: the first build's medians, by case, and
 // with --no-code-cache the same without the cache).
@@ -27,9 +27,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 
 const { values } = parseArgs({
@@ -146,9 +146,9 @@ async function parent(dir: string): Promise<void> {
     .sort();
   if (files.length === 0 || !(runs > 0)) throw new Error(`usage: node test/bench/live/cold.ts --snapshots DIR (with case-*.json from bench:live --snapshots) [--build DIR ...] [--runs N] [--cases abc] [--no-code-cache]`);
   const named = (build: string) => path.relative(repo, build) || build;
-  const flags = await Promise.all(builds.map(launcherFlags));
-  const variants: Variant[] = builds.map((build, i) => ({ build, label: named(build), env: process.env, flags: flags[i] ?? [] }));
-  if (values['no-code-cache']) variants.push(...builds.map((build, i) => ({ build, label: `${named(build)} without code cache`, env: { ...process.env, WHY_PENDING_CODE_CACHE: 'off' }, flags: flags[i] ?? [] })));
+  const withCache: Variant[] = await Promise.all(builds.map(async (build) => ({ build, label: named(build), env: process.env, flags: await launcherFlags(build) })));
+  const variants = [...withCache];
+  if (values['no-code-cache']) variants.push(...withCache.map((v) => ({ ...v, label: `${v.label} without code cache`, env: { ...process.env, WHY_PENDING_CODE_CACHE: 'off' } })));
   console.log(`a fresh process per run, ${runs} runs per variant, alternated; median wall ms [main-thread CPU ms]`);
   const byVariant = variants.map((): Record<string, Record<string, Lap>> => ({}));
   for (const file of files) {

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeFlags } from '../../../src/cli/node-flags.js';
 
-const launcher = readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'bin', 'kubectl-why_pending'), 'utf8');
+const repo = path.join(import.meta.dirname, '..', '..', '..');
+const launcher = readFileSync(path.join(repo, 'bin', 'kubectl-why_pending'), 'utf8');
+// The node the launcher runs (the project's pinned dev dependency), not whichever runs the tests.
+const pinnedNode = path.join(repo, 'node_modules', 'node', 'bin', 'node');
 
 describe('node flags', () => {
   it('the launcher starts node with exactly the listed flags, before the script', () => {
@@ -22,7 +25,7 @@ describe('node flags', () => {
     expect(new Set(nodeFlags).size).toBe(nodeFlags.length);
     // node refuses a flag it does not know ("bad option") with exit code 9; its execArgv ends
     // with -e and the script.
-    const run = spawnSync(process.execPath, [...nodeFlags, '-e', 'process.stdout.write(JSON.stringify(process.execArgv.slice(0, -2)))'], { encoding: 'utf8' });
+    const run = spawnSync(pinnedNode, [...nodeFlags, '-e', 'process.stdout.write(JSON.stringify(process.execArgv.slice(0, -2)))'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(nodeFlags);
