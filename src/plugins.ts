@@ -1,5 +1,6 @@
-// The registry: every filter plugin of the scheduler's default profile, in the order the
-// scheduler runs them (v1.34+, pkg/scheduler/apis/config/v1/default_plugins.go). The scheduler
+// The registry: every filter plugin of the scheduler's default profile, in the order the newest
+// release's scheduler runs them (v1.37, pkg/scheduler/apis/config/v1/default_plugins.go; a rule's
+// meta.movedIn puts it back where an older release ran it, engine/release.ts). The scheduler
 // stops at a node's first failing plugin, so this order decides which reason it reports for
 // that node. Adding a plugin: its rule (src/engine/rules/<Plugin>.ts), its descriptor
 // (src/messages/rules/<Plugin>.ts), and one line here, where it runs; see ARCHITECTURE.md.
@@ -13,6 +14,7 @@ import { schedulerCatalog } from './engine/scheduler-message/catalog.js';
 import DynamicResources from './messages/rules/DynamicResources.js';
 import InterPodAffinity from './messages/rules/InterPodAffinity.js';
 import NodeAffinity from './messages/rules/NodeAffinity.js';
+import NodeDeclaredFeatures from './messages/rules/NodeDeclaredFeatures.js';
 import NodeName from './messages/rules/NodeName.js';
 import NodePorts from './messages/rules/NodePorts.js';
 import NodeResourcesFit from './messages/rules/NodeResourcesFit.js';
@@ -26,8 +28,8 @@ import VolumeZone from './messages/rules/VolumeZone.js';
 import type { HeadlineGroup, KindTable, Plugin } from './messages/plugin.js';
 
 export const plugins = [
-  NodeUnschedulable,
   NodeName,
+  NodeUnschedulable,
   TaintToleration,
   NodeAffinity,
   NodePorts,
@@ -39,6 +41,9 @@ export const plugins = [
   PodTopologySpread,
   InterPodAffinity,
   DynamicResources,
+  // Appended after DefaultBinder when its gate is on (default_plugins.go applyFeatureGates), so
+  // after DynamicResources, which is inserted before DefaultPreemption: the last filter.
+  NodeDeclaredFeatures,
 ] as const;
 
 type Registered = (typeof plugins)[number];

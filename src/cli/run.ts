@@ -12,7 +12,7 @@ import { watchPod, watchTriage } from './watch.js';
 import { QueryError, type Query } from '../engine/target.js';
 import { QuantityError } from '../engine/quantity/index.js';
 import { ClusterError, InputError, UnreadableQuantity, UsageError } from '../errors.js';
-import { describeQuantityProblem, describeQueryProblem, describeUnreadableQuantity } from '../messages/errors.js';
+import { describeNotFound, describeQuantityProblem, describeQueryProblem, describeUnreadableQuantity } from '../messages/errors.js';
 import { ruleSet } from '../plugins.js';
 import { escapeTerminal } from '../report/escape.js';
 import { reporters } from '../report/index.js';
@@ -92,8 +92,7 @@ async function run(argv: string[]): Promise<number> {
     }
   }
   if (outcome.kind === 'notFound') {
-    const hint = outcome.suggestions.length > 0 ? `; did you mean ${outcome.suggestions.join(', ')}?` : '';
-    fail(`${outcome.what} "${name}" not found in namespace "${namespace}" (${snapshot.source.description})${hint}`);
+    fail(describeNotFound(outcome, snapshot.source.description));
     return exitCodes.notFound;
   }
   reporters[options.output](outcome.diagnosis, writerFor(options));

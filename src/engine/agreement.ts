@@ -4,6 +4,7 @@
 // our first failing plugin per node the same way and compare the tallies.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent } from '../snapshot/types.js';
+import type { DisagreementEvidence } from './disagreement.js';
 import type { Reason } from './model.js';
 import type { NodeVerdict } from './diagnosis.js';
 import type { PluginName } from './plugins.js';
@@ -11,6 +12,10 @@ import { isAutoscalerEvent } from './story/autoscaler.js';
 import { isCutAtEventLimit, parseSchedulerMessage, type ParsedSchedulerMessage, type SchedulerCatalog } from './scheduler-message/index.js';
 
 export type LikelyCause =
+  | 'nominatedPods'
+  | 'namespacesUnread'
+  | 'notModelled'
+  | 'newerThanAttempt'
   | 'clusterChanged'
   | 'nodeCountDiffers'
   | 'unknownWording'
@@ -37,7 +42,10 @@ export interface Agreement {
   schedulerTally: Record<string, number>;
   engineTally: Record<string, number>;
   differences: TallyDifference[];
+  /** Most likely first: what the input shows the replay could not account for, then changes since the scheduler's attempt. */
   likelyCauses: LikelyCause[];
+  /** What the input shows for those causes (set where the two differ). */
+  evidence?: DisagreementEvidence;
 }
 
 export function schedulerWords(pod: V1Pod | undefined, podEvents: ClusterEvent[]): Pick<Agreement, 'message' | 'source' | 'conditionReason' | 'truncated'> {
@@ -146,6 +154,7 @@ export function compareWithScheduler(
   preFilter: Reason[],
   judged: boolean,
   partial: boolean,
+  evidenceOf: () => DisagreementEvidence = noEvidence,
 ): Agreement {
   const ours = engineTally(nodes, preFilter);
   const base: Agreement = { ...words, agrees: null, schedulerTally: {}, engineTally: ours, differences: [], likelyCauses: [] };
@@ -176,15 +185,25 @@ export function compareWithScheduler(
     return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: ['partialData'] };
   }
   const likelyCauses: LikelyCause[] = [];
+  let evidence: DisagreementEvidence | undefined;
   if (differences.length > 0) {
+    // What the input shows the replay could not account for first; "the cluster changed" last.
+    evidence = evidenceOf();
+    if (evidence.nominatedOn.length > 0) likelyCauses.push('nominatedPods');
+    if (evidence.namespacesUnread) likelyCauses.push('namespacesUnread');
+    if (evidence.notModelled.length > 0) likelyCauses.push('notModelled');
     if (parsed.totalNodes !== undefined && parsed.totalNodes !== nodes.length) likelyCauses.push('nodeCountDiffers');
     if (parsed.unknownReasons.length > 0) likelyCauses.push('unknownWording');
+    if (evidence.schedulerName !== undefined) likelyCauses.push('nonDefaultScheduler');
     if (partial) likelyCauses.push('partialData');
-    likelyCauses.push('clusterChanged');
+    // Dated changes are the cluster's change, told with their times; without any, it is said undated.
+    likelyCauses.push(evidence.changeCount > 0 ? 'newerThanAttempt' : 'clusterChanged');
   }
   if (parsed.truncated) likelyCauses.push('truncatedEvent');
-  return { ...base, parsed, schedulerTally: theirs, differences, agrees: differences.length === 0, likelyCauses };
+  return { ...base, parsed, schedulerTally: theirs, differences, agrees: differences.length === 0, likelyCauses, ...(evidence ? { evidence } : {}) };
 }
+
+const noEvidence = (): DisagreementEvidence => ({ nominatedOn: [], namespacesUnread: false, notModelled: [], changes: [], changeCount: 0 });
 
 /** The plugin a tally key counts ("NodeResourcesFit: Insufficient cpu" -> NodeResourcesFit). */
 function pluginOfKey(key: string): string {

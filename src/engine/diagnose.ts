@@ -2,6 +2,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { CollectionName, Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, schedulerWords } from './agreement.js';
+import { disagreementEvidence } from './disagreement.js';
 import { judgedStages, schedulerJudgedStages, type Diagnosis, type NodeVerdict, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
 import { eventsAbout, type ObjectRef } from './events.js';
@@ -13,6 +14,7 @@ import { karpenterCollections, withKarpenter } from './karpenter/index.js';
 import type { RuleSet } from './model.js';
 import { ownerAndAbove, ownerChain } from './owners.js';
 import type { PluginName } from './plugins.js';
+import { clusterRelease, forRelease, releaseOf } from './release.js';
 import { originSources } from './resources/originSources.js';
 import { requestOrigins } from './resources/origins.js';
 import { decideStage } from './stage.js';
@@ -22,14 +24,15 @@ import { resolve, type Query } from './target.js';
 
 export type Outcome =
   | { kind: 'diagnosis'; diagnosis: Diagnosis }
-  | { kind: 'notFound'; query: Query; what: string; suggestions: string[] };
+  /** `elsewhere`: other namespaces where one of that kind has the name asked for. */
+  | { kind: 'notFound'; query: Query; what: string; suggestions: string[]; elsewhere: string[] };
 
 /** Diagnoses the pod `query` names, replaying the filter rules of `plugins` (src/plugins.ts). */
 export function diagnose(plugins: RuleSet, snapshot: Snapshot, query: Query): Outcome {
   const found = resolve(snapshot, query);
   switch (found.found) {
     case 'nothing':
-      return { kind: 'notFound', query, what: found.kind, suggestions: found.suggestions };
+      return { kind: 'notFound', query, what: found.kind, suggestions: found.suggestions, elsewhere: found.elsewhere };
     case 'admissionRejected':
       return {
         kind: 'diagnosis',
@@ -78,7 +81,10 @@ function exceedsAllocatable(reasons: NodeVerdict['reasons']): boolean {
 }
 
 /** Diagnoses one Pod object of the snapshot (triage diagnoses every pending pod this way). */
-export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[] = [], shared?: EquivalenceCache): Diagnosis {
+export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[] = [], shared?: EquivalenceCache): Diagnosis {
+  // The rules of the cluster's release: a plugin its scheduler does not run is not replayed.
+  const release = releaseOf(input);
+  const plugins = forRelease(registry, release.minor);
   const snapshot = withDerivedGaps(input, pod);
   const summary = summarize(pod, ownerChain(snapshot, pod));
   const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
@@ -125,7 +131,10 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   if (exceedEverywhere) {
     notes.push({ kind: 'requestExceedsEveryNode', data: {} });
   }
-  const ruleCollections = judgement.notChecked.flatMap((n) => (n.cause === 'gap' ? n.collections : []));
+  // A node not checked for want of namespace labels names the namespaces' gap, with its permission or capture command.
+  const ruleCollections = judgement.notChecked.flatMap((n): CollectionName[] =>
+    n.cause === 'gap' ? n.collections : n.cause === 'notModelledOnNodes' && n.kind === 'namespaceLabelsUnread' ? ['namespaces'] : [],
+  );
   // Read for the stories, where they apply: which lower-priority pod on the nominated node a
   // budget protects, what cluster-autoscaler's status and Karpenter's objects say. Missing, they
   // are said; no filter reads them, so their gaps leave the replay whole (not partial).
@@ -141,11 +150,14 @@ export function diagnosePod(plugins: RuleSet, input: Snapshot, pod: V1Pod, notes
   const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage);
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
   const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
-  const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial);
+  const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial, () =>
+    disagreementEvidence(snapshot, pod, podEvents, judgement.nodes, judgement.notChecked),
+  );
   return {
     apiVersion: 'whypending/v1',
     kind: 'Diagnosis',
     pod: summary,
+    cluster: clusterRelease(release),
     stage: stageDetail.stage,
     stageDetail,
     // Origins with the evidence only the snapshot holds: owners' templates, LimitRanges.
@@ -194,6 +206,7 @@ function withoutPod(snapshot: Snapshot, query: Query, owner: ObjectRef, stageDet
     // No Pod object: the name asked for when it was a pod's (never an owner's kind/name), and
     // the owner; no invented scheduler.
     pod: { namespace: owner.namespace, ...(query.name.includes('/') ? {} : { name: query.name }), owners: ownerAndAbove(snapshot, owner) },
+    cluster: clusterRelease(releaseOf(snapshot)),
     stage: stageDetail.stage,
     stageDetail,
     preFilter: [],

@@ -4,6 +4,7 @@ import type { ClusterEvent, CollectionName, Gap, SourceNote } from '../snapshot/
 import type { ObjectRef } from './events.js';
 import type { PluginName } from './plugins.js';
 import type { NodeNotChecked, NotEvaluated, Reason } from './model.js';
+import type { NominatedPod } from './nominated.js';
 import type { PodRequestsWithOrigins } from './resources/requests.js';
 import type { Agreement } from './agreement.js';
 import type { AdmissionStory } from './story/admission.js';
@@ -12,7 +13,9 @@ import type { AutoscalerGroupStatus } from './story/autoscalerStatus.js';
 import type { AutoscalerReconciliation } from './story/reconcile.js';
 import type { AutoscalerStatusView, ScaleUpRefused, ScaleUpTriggered } from './story/scaleUp.js';
 import type { NeverPreempts, PreemptionStory } from './story/preemption.js';
+import type { NearNode } from './story/nodeName.js';
 import type { Fix } from './fixes/index.js';
+import type { ClusterRelease } from './release.js';
 
 /** Where the pod is stuck, in the order a pod meets them (README, Stages). */
 export type Stage =
@@ -106,7 +109,8 @@ export type StageDetail =
   | { stage: 'SchedulingGated'; gates: string[] }
   /** `eventsCaptured` false: the input has no events, so silence is not evidence either way. */
   | { stage: 'NoScheduler'; schedulerName: string; schedulerSeenElsewhere: boolean; eventsCaptured: boolean }
-  | { stage: 'NodeNameSet'; nodeName: string; nodeExists: boolean | undefined }
+  /** `nearNodes`: when no node has the name, the nodes whose names nearly are it (story/nodeName.ts). */
+  | { stage: 'NodeNameSet'; nodeName: string; nodeExists: boolean | undefined; nearNodes?: NearNode[] }
   /** `neverPreempts`: the pod's preemptionPolicy is Never, so the scheduler will not preempt for it. */
   | {
       stage: 'Unschedulable';
@@ -191,6 +195,11 @@ export interface NodeVerdict {
   reasons: Reason[];
   /** Plugins not checked on this node (see Diagnosis.notChecked), so a pass there is not proven. */
   unchecked: PluginName[];
+  /**
+   * Set when the pods nominated to this node (priority >= the pod's) add a failing reason: the
+   * scheduler filters with them added first. `decides`: without them the node would pass.
+   */
+  nominated?: { pods: NominatedPod[]; decides: boolean };
 }
 
 /** The pod; when no Pod object exists (admission rejected it), only its namespace and owners. */
@@ -225,6 +234,8 @@ export interface Diagnosis {
   apiVersion: 'whypending/v1';
   kind: 'Diagnosis';
   pod: PodSummary;
+  /** The cluster's version, and the release whose rules were replayed (release.ts). */
+  cluster: ClusterRelease;
   stage: Stage;
   stageDetail: StageDetail;
   /** The pod's effective request and how it was made; absent when no Pod object exists. */

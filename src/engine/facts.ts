@@ -4,9 +4,11 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { UnreadableQuantity, type QuantityPlace } from '../errors.js';
 import type { NodeRecord, Snapshot } from '../snapshot/types.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
+import { nominatedFor } from './nominated.js';
 import { QuantityError } from './quantity/index.js';
 import { toResourceList, type ResourceList } from './resources/amounts.js';
-import { podRequestTotal, podRequests, RequestSum } from './resources/requests.js';
+import { requestRulesFor } from './release.js';
+import { newestRequestRules, podRequestTotal, podRequests, RequestSum, type RequestRules } from './resources/requests.js';
 
 export function isTerminal(pod: V1Pod): boolean {
   const phase = pod.status?.phase;
@@ -32,25 +34,26 @@ function reading<T>(where: () => QuantityPlace, compute: () => T): T {
   }
 }
 
-export function podFacts(pod: V1Pod): PodFacts {
+/** `rules`: the arithmetic of the cluster's release (release.ts requestRulesFor). */
+export function podFacts(pod: V1Pod, rules: RequestRules = newestRequestRules): PodFacts {
   return {
     pod,
     namespace: pod.metadata?.namespace ?? 'default',
     name: pod.metadata?.name ?? '',
-    requests: reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequests(pod)),
+    requests: reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequests(pod, rules)),
   };
 }
 
 /** What `pods` request together; a quantity that does not parse is blamed on the first pod that holds one. */
-function requestedOn(pods: readonly V1Pod[], sum?: RequestSum): ResourceList {
+function requestedOn(pods: readonly V1Pod[], sum: RequestSum | undefined, rules: RequestRules): ResourceList {
   try {
     if (sum) return sum.total();
-    const fresh = new RequestSum();
+    const fresh = new RequestSum(rules);
     for (const pod of pods) fresh.add(pod);
     return fresh.total();
   } catch (error) {
     if (!(error instanceof QuantityError)) throw error;
-    for (const pod of pods) reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequestTotal(pod));
+    for (const pod of pods) reading(() => ({ kind: 'Pod', name: podKey(pod), field: 'resources' }), () => podRequestTotal(pod, rules));
     throw error;
   }
 }
@@ -74,8 +77,8 @@ interface PodsOnNode {
 }
 
 /** A node's facts; `found`: what is known of its pods already (the index's pass). */
-export function nodeFacts(node: NodeRecord, boundPods: V1Pod[], found?: PodsOnNode): NodeFacts {
-  const requested = requestedOn(boundPods, found?.sum);
+export function nodeFacts(node: NodeRecord, boundPods: V1Pod[], found?: PodsOnNode, rules: RequestRules = newestRequestRules): NodeFacts {
+  const requested = requestedOn(boundPods, found?.sum, rules);
   const name = node.metadata?.name ?? '';
   return {
     node,
@@ -93,17 +96,19 @@ export function nodeFacts(node: NodeRecord, boundPods: V1Pod[], found?: PodsOnNo
 // nodes: their facts (each bound pod's requests parsed and summed, as the scheduler's NodeInfo)
 // are computed once per collection of objects, not per pod. Facts are never mutated (a fix's
 // replay patches copies), so sharing them is safe.
-const sharedNodeFacts = new WeakMap<Snapshot['objects'], NodeFacts[]>();
+// Kept with the release's arithmetic they were summed by.
+const sharedNodeFacts = new WeakMap<Snapshot['objects'], { rules: RequestRules; nodes: NodeFacts[] }>();
 
 // One pass over the pods, each summed into its node's total as it is grouped: at 50,000 pods
 // the walk is bound by reading the objects, so each is read once.
 function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
+  const rules = requestRulesFor(snapshot);
   const byNode = new Map<string, PodsOnNode>();
   for (const pod of snapshot.objects.pods) {
     const nodeName = pod.spec?.nodeName;
     if (!nodeName || isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
     let on = byNode.get(nodeName);
-    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(), withRequiredAntiAffinity: [], lowestPriority: Infinity }));
+    if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(rules), withRequiredAntiAffinity: [], lowestPriority: Infinity }));
     on.pods.push(pod);
     on.lowestPriority = Math.min(on.lowestPriority, priorityOf(pod));
     if (hasRequiredAntiAffinity(pod)) on.withRequiredAntiAffinity.push(pod);
@@ -117,7 +122,7 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
   }
   return snapshot.objects.nodes.map((node) => {
     const on = byNode.get(node.metadata?.name ?? '');
-    return on ? nodeFacts(node, on.pods, on) : podlessFacts(node);
+    return on ? nodeFacts(node, on.pods, on, rules) : podlessFacts(node);
   });
 }
 
@@ -137,16 +142,18 @@ function podlessFacts(node: NodeRecord): NodeFacts {
 
 /** Every node's facts with all its non-terminal pods, built once per snapshot's objects. */
 export function nodeIndex(snapshot: Snapshot): NodeFacts[] {
-  let nodes = sharedNodeFacts.get(snapshot.objects);
-  if (!nodes) {
-    nodes = nodeFactsOf(snapshot, undefined);
-    sharedNodeFacts.set(snapshot.objects, nodes);
+  const rules = requestRulesFor(snapshot);
+  let shared = sharedNodeFacts.get(snapshot.objects);
+  if (!shared || shared.rules !== rules) {
+    shared = { rules, nodes: nodeFactsOf(snapshot, undefined) };
+    sharedNodeFacts.set(snapshot.objects, shared);
   }
-  return nodes;
+  return shared.nodes;
 }
 
 export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
   // A bound pod is on its node's list: left out there, so it is not counted against itself.
   const nodes = target.spec?.nodeName ? nodeFactsOf(snapshot, podKey(target)) : nodeIndex(snapshot);
-  return { snapshot, pod: podFacts(target), nodes };
+  const nominated = target.spec?.nodeName ? undefined : nominatedFor(snapshot, target);
+  return { snapshot, pod: podFacts(target, requestRulesFor(snapshot)), nodes, ...(nominated ? { nominated } : {}) };
 }

@@ -9,7 +9,9 @@
 // an unchecked plugin is `unproven`, never `fits`.
 import { isGap, type CollectionName } from '../snapshot/types.js';
 import type { NodeVerdict, NotChecked, Verdict } from './diagnosis.js';
+import type { V1Pod } from '@kubernetes/client-node';
 import { passed, type FilterRule, type NodeFacts, type NodeNotChecked, type NotEvaluated, type Reason, type RuleContext } from './model.js';
+import { describeNominated, withNominated } from './nominated.js';
 import type { PluginName } from './plugins.js';
 
 export interface Judgement {
@@ -187,5 +189,35 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
     const verdict: Verdict = reasons.length > 0 || preFilter.length > 0 ? 'fails' : unchecked.length > 0 ? 'unproven' : 'fits';
     return { name: node.name, pods: node.pods.length, fits: verdict === 'fits', verdict, reasons, unchecked };
   });
+  if (ctx.nominated && preFilter.length === 0) withNominatedPass(rules, ctx, ctx.nominated, judged, nodes);
   return { preFilter, nodes, notChecked };
+}
+
+/**
+ * RunFilterPluginsWithNominatedPods: on a node with nominated pods the scheduler's answer is the
+ * first pass's (them added) when it fails, else the second's (without them), which `nodes`
+ * already holds. Nodes with nominated pods are few: each is judged once more, alone.
+ */
+function withNominatedPass(rules: readonly FilterRule[], ctx: RuleContext, nominated: ReadonlyMap<string, readonly V1Pod[]>, judged: readonly NodeFacts[], nodes: NodeVerdict[]): void {
+  for (let i = 0; i < judged.length; i++) {
+    const facts = judged[i] as NodeFacts;
+    const pods = nominated.get(facts.name);
+    if (!pods) continue;
+    const first = judge(rules, withNominated(ctx, facts, pods), new Set([facts.name])).nodes[0];
+    const second = nodes[i] as NodeVerdict;
+    if (!first || first.verdict === 'fits') continue;
+    if (first.verdict === 'unproven') {
+      if (second.verdict === 'fits') nodes[i] = { ...second, fits: false, verdict: 'unproven', unchecked: first.unchecked };
+      continue;
+    }
+    const added = first.reasons.some((r) => !second.reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind));
+    nodes[i] = {
+      ...second,
+      fits: false,
+      verdict: 'fails',
+      reasons: first.reasons,
+      unchecked: first.unchecked,
+      ...(added ? { nominated: { pods: describeNominated(pods, facts), decides: second.verdict !== 'fails' } } : {}),
+    };
+  }
 }

@@ -63,6 +63,12 @@ export interface RuleContext {
   snapshot: Snapshot;
   pod: PodFacts;
   nodes: NodeFacts[];
+  /**
+   * Pending pods nominated to each node that the scheduler adds before it filters this pod there
+   * (priority >= the pod's, the pod itself excluded): nominated.ts. Unset with none, and in the
+   * context of the pass that has added them.
+   */
+  nominated?: ReadonlyMap<string, readonly V1Pod[]> | undefined;
 }
 
 /** Why a rule does not evaluate a pod at all (a feature the engine does not model yet). */
@@ -73,7 +79,12 @@ export type NodeNotChecked =
   /** A CEL expression the CEL library cannot evaluate. */
   | { kind: 'selectorNotEvaluable'; expression: string; error: string }
   /** A feature of the devices or requests the allocator replay does not model. */
-  | { kind: 'allocatorFeature'; feature: string };
+  | { kind: 'allocatorFeature'; feature: string }
+  /**
+   * An existing pod's anti-affinity term selects this pod's labels, and its namespaceSelector
+   * reads labels of this pod's namespace that the input lacks (the namespace was not read).
+   */
+  | { kind: 'namespaceLabelsUnread'; namespace: string; namespaceSelectors: string[] };
 
 /**
  * What a rule declares about itself, as data: read by the registry (src/plugins.ts), by tests
@@ -90,6 +101,17 @@ export interface RuleMeta<P extends string, D extends Detail> {
    * what `needs(pod)` names is read, and skips the other nodes' pods.
    */
   readonly narrowsNodes?: true;
+  /**
+   * The minor release (of 1.x) from which the default scheduler runs the plugin: before it, its
+   * feature gate is off by default, and a cluster of that release is replayed without the rule
+   * (engine/release.ts, `forRelease`). Absent: every release modelled runs it.
+   */
+  readonly since?: number;
+  /**
+   * Where the rule ran in releases before `minor`, when the default profile has moved it since:
+   * just before the rule `ranBefore` names (v1.37 moved NodeName ahead of NodeUnschedulable).
+   */
+  readonly movedIn?: { readonly minor: number; readonly ranBefore: string };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
 import type { StageDetail } from './diagnosis.js';
 import { boundStory } from './story/bound.js';
+import { nearNodes } from './story/nodeName.js';
 import { neverPreempts, preemptionStory } from './story/preemption.js';
 import { scaleUpStage } from './story/scaleUp.js';
 
@@ -24,7 +25,10 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
     const nodesKnown = snapshot.gaps.every((g) => g.collection !== 'nodes');
     const nodeExists = node ? true : nodesKnown ? false : undefined;
     const boundByScheduler = podEvents.some((e) => e.reason === 'Scheduled') || pod.status?.conditions?.some((c) => c.type === 'PodScheduled');
-    if (!boundByScheduler) return { stage: 'NodeNameSet', nodeName, nodeExists };
+    if (!boundByScheduler) {
+      const near = nodeExists === false ? nearNodes(snapshot.objects.nodes, nodeName) : [];
+      return { stage: 'NodeNameSet', nodeName, nodeExists, ...(near.length > 0 ? { nearNodes: near } : {}) };
+    }
     const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
     return {
       stage: 'ScheduledNotRunning',

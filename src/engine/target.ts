@@ -1,7 +1,7 @@
 // What the user named: a pod, or an owner (`deploy/web`, `rs/web-7d9`, `job/x`, `sts/db`,
 // `cronjob/y`, `ds/agent`) whose pods, or whose FailedCreate events, explain the wait.
-import type { V1Pod } from '@kubernetes/client-node';
-import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
+import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
+import { collectionOfKind, type ClusterEvent, type Snapshot } from '../snapshot/types.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { descendants, findOwner, isOwnerKind, type OwnerKind } from './owners.js';
 import { similarity } from './nearmiss/index.js';
@@ -60,7 +60,12 @@ export type Resolution =
   | { found: 'pod'; pod: V1Pod; resolvedFrom?: ObjectRef; otherPending: string[] }
   | { found: 'admissionRejected'; owner: ObjectRef; failures: ClusterEvent[]; ownerPath: ObjectRef[] }
   | { found: 'ownerWithoutPods'; owner: ObjectRef; events: ClusterEvent[] }
-  | { found: 'nothing'; kind: string; suggestions: string[] };
+  /**
+   * `suggestions`: names in the namespace like the one asked for, near misses (a look-alike,
+   * letter case, white space) first; `elsewhere`: the other namespaces where one of that kind
+   * has exactly that name, sorted.
+   */
+  | { found: 'nothing'; kind: string; suggestions: string[]; elsewhere: string[] };
 
 function isPending(pod: V1Pod): boolean {
   return (pod.status?.phase ?? 'Pending') === 'Pending';
@@ -93,14 +98,20 @@ export function resolve(snapshot: Snapshot, query: Query): Resolution {
       const owner = { kind: creator.involved.kind, namespace: ns, name: creator.involved.name, ...(creator.involved.uid ? { uid: creator.involved.uid } : {}) };
       return { found: 'admissionRejected', owner, failures: creators.filter((e) => e.involved.name === owner.name), ownerPath: [owner] };
     }
-    return { found: 'nothing', kind: 'pod', suggestions: closest(name, snapshot.objects.pods.filter(inNs).map((p) => p.metadata?.name ?? '')) };
+    const elsewhere = snapshot.objects.pods.filter((p) => p.metadata?.name === name).map((p) => p.metadata?.namespace ?? 'default');
+    return { found: 'nothing', kind: 'pod', suggestions: closest(name, snapshot.objects.pods.filter(inNs).map((p) => p.metadata?.name ?? '')), elsewhere: namespacesBut(ns, elsewhere) };
   }
   const ownerObject = isOwnerKind(kind) ? findOwner(snapshot, kind, ns, name) : undefined;
   const owner: ObjectRef = { kind, namespace: ns, name, ...(ownerObject?.metadata?.uid ? { uid: ownerObject.metadata.uid } : {}) };
   const ownerEvents = eventsAbout(snapshot, owner);
   if (!ownerObject && ownerEvents.length === 0) {
-    const sameKind = snapshot.objects.events.filter((e) => e.involved.kind === kind && e.involved.namespace === ns).map((e) => e.involved.name);
-    return { found: 'nothing', kind: kind.toLowerCase(), suggestions: closest(name, sameKind) };
+    const named = [...ownersNamed(snapshot, kind), ...snapshot.objects.events.filter((e) => e.involved.kind === kind).map((e) => ({ namespace: e.involved.namespace, name: e.involved.name }))];
+    const sameKind = named.filter((o) => o.namespace === ns).map((o) => o.name);
+    // Named by its pods' references though the input lacks the object: found through them below.
+    if (!sameKind.includes(name)) {
+      const elsewhere = named.filter((o) => o.name === name).map((o) => o.namespace);
+      return { found: 'nothing', kind: kind.toLowerCase(), suggestions: closest(name, sameKind), elsewhere: namespacesBut(ns, elsewhere) };
+    }
   }
   const below = descendants(snapshot, owner);
   const sorted = [...below.pods].sort((a, b) => byText(a.metadata?.name ?? '', b.metadata?.name ?? ''));
@@ -114,6 +125,25 @@ export function resolve(snapshot: Snapshot, query: Query): Resolution {
   const anyPod = sorted[0];
   if (anyPod) return { found: 'pod', pod: anyPod, resolvedFrom: owner, otherPending: [] };
   return { found: 'ownerWithoutPods', owner, events: ownerEvents };
+}
+
+type Owned = { metadata?: V1ObjectMeta };
+
+/**
+ * The owners of a kind the snapshot knows of: the objects (a dump holds them even when no event
+ * names them), and those named by the controller references of pods, ReplicaSets and Jobs.
+ */
+function ownersNamed(snapshot: Snapshot, kind: OwnerKind): { namespace: string; name: string }[] {
+  const objects = snapshot.objects[collectionOfKind[kind]] as Owned[];
+  const children = [...snapshot.objects.pods, ...snapshot.objects.replicaSets, ...snapshot.objects.jobs] as Owned[];
+  return [
+    ...objects.map((o) => ({ namespace: o.metadata?.namespace ?? 'default', name: o.metadata?.name ?? '' })),
+    ...children.flatMap((c) => (c.metadata?.ownerReferences ?? []).filter((r) => r.kind === kind).map((r) => ({ namespace: c.metadata?.namespace ?? 'default', name: r.name }))),
+  ];
+}
+
+function namespacesBut(ns: string, namespaces: string[]): string[] {
+  return [...new Set(namespaces)].filter((n) => n !== ns).sort(byText);
 }
 
 function closest(name: string, candidates: string[]): string[] {

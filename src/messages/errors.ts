@@ -1,8 +1,10 @@
 // The words for errors the engine reports as data: a name on the command line that names
 // nothing, and a quantity that does not parse. The CLI prints them as its one line.
 import type { QuantityProblem } from '../engine/quantity/parse.js';
+import type { Outcome } from '../engine/diagnose.js';
 import type { QueryProblem } from '../engine/target.js';
 import type { UnreadableQuantity } from '../errors.js';
+import { list } from './format.js';
 
 export function describeQueryProblem(problem: QueryProblem): string {
   switch (problem.kind) {
@@ -11,6 +13,30 @@ export function describeQueryProblem(problem: QueryProblem): string {
     case 'noName':
       return `"${problem.text}" names no object`;
   }
+}
+
+/** Namespaces named in a not-found line; the rest are counted. */
+const namedNamespaces = 3;
+
+/**
+ * `pod "web-0" not found in namespace "default" (<source>); it exists in namespace "shop": add
+ * -n shop`. The other namespaces holding the name come first: the name was right, the namespace
+ * was not. Otherwise the names like it, with the kind as typed (`deploy/web`).
+ */
+export function describeNotFound(outcome: Extract<Outcome, { kind: 'notFound' }>, source: string): string {
+  const { query, what, suggestions, elsewhere } = outcome;
+  const head = `${what} "${query.name}" not found in namespace "${query.namespace}" (${source})`;
+  if (elsewhere.length > 0) {
+    const shown = elsewhere.slice(0, namedNamespaces);
+    const more = elsewhere.length - shown.length;
+    const names = list([...shown.map((n) => `"${n}"`), ...(more > 0 ? [`${more} more`] : [])]);
+    const flags = list(shown.map((n) => `-n ${n}`), 'or');
+    return `${head}; it exists in namespace${elsewhere.length > 1 ? 's' : ''} ${names}: add ${flags}`;
+  }
+  if (suggestions.length === 0) return head;
+  const slash = query.name.indexOf('/');
+  const typed = slash === -1 ? '' : query.name.slice(0, slash + 1);
+  return `${head}; did you mean ${suggestions.map((s) => `${typed}${s}`).join(', ')}?`;
 }
 
 function why(problem: QuantityProblem): string {

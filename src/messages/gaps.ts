@@ -54,6 +54,9 @@ export function describeNotChecked(n: NotChecked): string {
   if (n.cause === 'notModelledOnNodes') {
     const on = `on ${plural(n.nodes.length, 'node')} ${list(n.nodes)}`;
     if (n.kind === 'selectorNotEvaluable') return `${n.plugin}: ${on}, the CEL selector \`${n.expression}\` uses what the CEL library cannot evaluate (${n.error}), so those nodes are not proven`;
+    if (n.kind === 'namespaceLabelsUnread') {
+      return `${n.plugin}: ${on}, a pod already there has required anti-affinity matching this pod's labels in namespaces selected by ${list(n.namespaceSelectors.map((s) => `"${s}"`))}; namespace ${n.namespace} could not be read, so whether it is selected is unknown and those nodes are not proven`;
+    }
     return `${n.plugin}: ${on}, the allocation needs ${n.feature}, which the replay does not model, so those nodes are not proven`;
   }
   return `${n.plugin}: needs ${list(n.collections.map((c) => apiResources[c].plural))}, which the input lacks`;

@@ -45,6 +45,10 @@ function columnNotes(o: ClassifiedOp): string[] {
   if (o.op !== 'changed' || !o.wanted || !o.actual) return notes;
   const pair = `${shown(o.wanted)} (wanted) vs ${shown(o.actual)} (node) ${at(o)}`;
   if (o.kinds.includes('case')) notes.push(`letter case: ${pair}`);
+  // Two ASCII characters drawn alike (`l` and `1`): neither is another script's letter.
+  if (o.kinds.includes('lookAlike') && lookAlikeOf(o.wanted.char) === undefined && lookAlikeOf(o.actual.char) === undefined) {
+    notes.push(`look-alike characters: "${o.wanted.char}" ${named(o.wanted)} (wanted) vs "${o.actual.char}" ${named(o.actual)} (node) ${at(o)}`);
+  }
   if (nbspForSpace(o)) notes.push(`non-breaking space: ${named(o.wanted)} (wanted) vs ${named(o.actual)} (node) ${at(o)}`);
   if (o.kinds.includes('unicodeNormalization')) notes.push(`Unicode compatibility form: ${pair}`);
   if (o.kinds.includes('other')) notes.push(`different character: ${pair}`);

@@ -2,6 +2,7 @@
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { withoutAggregation } from '../engine/events.js';
 import { boundSentence } from './bound.js';
+import { diffKindsBriefly } from './differences.js';
 import { list } from './format.js';
 import { limitRangeSentence, quotaHeadline } from './story.js';
 import { headlineLimit } from './limits.js';
@@ -33,10 +34,14 @@ export function stageSentence(d: Diagnosis): string {
       return s.schedulerSeenElsewhere
         ? `Pod ${pod} has not been looked at by its scheduler "${s.schedulerName}" yet (it has scheduled other pods; this one may be new or queued).`
         : `Pod ${pod} asks for scheduler "${s.schedulerName}", which has written nothing about any pod: it may not exist or not be running.`;
-    case 'NodeNameSet':
-      return s.nodeExists === false
-        ? `Pod ${pod} names node ${s.nodeName} in spec.nodeName, which does not exist; the scheduler is bypassed and nothing will run it.`
-        : `Pod ${pod} names node ${s.nodeName} in spec.nodeName, bypassing the scheduler; the kubelet on that node decides.`;
+    case 'NodeNameSet': {
+      if (s.nodeExists !== false) return `Pod ${pod} names node ${s.nodeName} in spec.nodeName, bypassing the scheduler; the kubelet on that node decides.`;
+      const missing = `Pod ${pod} names node ${s.nodeName} in spec.nodeName, which does not exist; the scheduler is bypassed and nothing will run it.`;
+      const near = s.nearNodes?.[0];
+      // Shorter after the near node, to leave room for the nodes' clause that follows in the headline.
+      const told = near ? `Pod ${pod} names node ${s.nodeName} in spec.nodeName, which does not exist but nearly matches node ${near.name}${diffKindsBriefly(near.diff.kinds)}; nothing will run it.` : undefined;
+      return told && told.length + 40 <= headlineLimit ? told : missing;
+    }
     case 'Unschedulable':
       return s.autoscaler ? staleSentence(pod, s.autoscaler) : `Pod ${pod} cannot be scheduled.`;
     case 'WaitingForScaleUp':

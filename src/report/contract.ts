@@ -3,9 +3,12 @@
 // output against it). Fields are only added within a version.
 import type { NotChecked, Note, PodSummary, Stage, StageDetail, Verdict } from '../engine/diagnosis.js';
 import type { LikelyCause, TallyDifference } from '../engine/agreement.js';
+import type { DisagreementEvidence } from '../engine/disagreement.js';
+import type { ClusterRelease } from '../engine/release.js';
 import type { Change, SpecTarget } from '../engine/fixes/index.js';
 import type { PluginName, StatusCode } from '../engine/plugins.js';
 import type { ReasonDetail } from '../engine/reasons.js';
+import type { NominatedPod } from '../engine/nominated.js';
 import type { RequestOrigin } from '../engine/resources/origins.js';
 import type { ClusterEvent, Gap } from '../snapshot/types.js';
 
@@ -55,6 +58,8 @@ export interface NodeVerdictV1 {
   reasons: ReasonV1[];
   /** Plugins not checked on this node; absent when every one was. */
   unchecked?: PluginName[];
+  /** Pods nominated to the node that add a failing reason (the scheduler's first pass). */
+  nominated?: { pods: NominatedPod[]; decides: boolean };
 }
 
 interface CountsV1 {
@@ -75,6 +80,7 @@ interface SchedulerV1 {
   engineTally: Record<string, number>;
   differences: TallyDifference[];
   likelyCauses: LikelyCause[];
+  evidence?: DisagreementEvidence;
 }
 
 /** A change that makes the pod fit some node, confirmed by replaying the filters with it made. */
@@ -107,6 +113,8 @@ export interface DiagnosisV1 {
   /** One sentence naming the cause. */
   summary: string;
   pod: PodSummary;
+  /** The cluster's version, and the release whose rules were replayed. */
+  cluster: ClusterRelease;
   stage: Stage;
   /** Amounts (a quota's asks, used, hard) as decimal strings in the scheduler's units. */
   stageDetail: AsJson<StageDetail>;

@@ -100,8 +100,9 @@ export function present(d: Diagnosis): DiagnosisV1 {
     version: toolVersion,
     summary: summarySentence(d),
     pod: d.pod,
+    cluster: d.cluster,
     stage: d.stage,
-    stageDetail: asJson(d.stageDetail),
+    stageDetail: asJson(onlyDifferences(d.stageDetail)),
     ...(d.requests
       ? {
           requests: {
@@ -123,6 +124,7 @@ export function present(d: Diagnosis): DiagnosisV1 {
       ...(n.reasons[0] ? { firstPlugin: n.reasons[0].plugin } : {}),
       reasons: n.reasons.map(presentReason),
       ...(n.unchecked.length > 0 ? { unchecked: n.unchecked } : {}),
+      ...(n.nominated ? { nominated: n.nominated } : {}),
     })),
     counts: d.counts,
     notChecked: d.notChecked,
@@ -136,6 +138,7 @@ export function present(d: Diagnosis): DiagnosisV1 {
       engineTally: d.scheduler.engineTally,
       differences: d.scheduler.differences,
       likelyCauses: d.scheduler.likelyCauses,
+      ...(d.scheduler.evidence ? { evidence: d.scheduler.evidence } : {}),
     },
     ownerEvents: d.ownerEvents,
     notes: d.notes.map((n) => asJson(n)),

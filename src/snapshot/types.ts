@@ -102,15 +102,15 @@ export interface ClusterEvent {
 /**
  * What the engine reads of a node, and all a live read keeps of one (compact.ts, and the
  * protobuf decoder protobuf/node.ts, which reads exactly these fields): its name and labels,
- * its cordon and taints, its capacity, allocatable and conditions; the uid tells one node
- * object from another. A dump's nodes are whole V1Nodes (a V1Node is a NodeRecord). Typed
+ * its cordon and taints, its capacity, allocatable and conditions, the features its kubelet
+ * declares (NodeDeclaredFeatures); the uid tells one node object from another. A dump's nodes are whole V1Nodes (a V1Node is a NodeRecord). Typed
  * this way, a rule or story that starts reading another field of a node does not compile
  * until the field is added here, and so to the live read.
  */
 export const nodeRecordFields = {
   metadata: ['name', 'uid', 'labels'],
   spec: ['unschedulable', 'taints'],
-  status: ['capacity', 'allocatable', 'conditions'],
+  status: ['capacity', 'allocatable', 'conditions', 'declaredFeatures'],
 } as const satisfies { metadata: readonly (keyof V1ObjectMeta)[]; spec: readonly (keyof V1NodeSpec)[]; status: readonly (keyof V1NodeStatus)[] };
 
 export interface NodeRecord {
@@ -152,6 +152,19 @@ export interface Collections {
   /** karpenter.sh/v1, read when Karpenter wrote about the pod; none where Karpenter is not installed. */
   nodePools: KarpenterNodePool[];
   nodeClaims: KarpenterNodeClaim[];
+  /**
+   * Namespaces, reduced to their names and labels: what a pod affinity term's namespaceSelector
+   * reads. Read live only where a selector needs labels other than kubernetes.io/metadata.name
+   * (one GET of the pending pod's own namespace for existing pods' terms, one LIST for its own).
+   */
+  namespaces: NamespaceRecord[];
+}
+
+/** What is read of a Namespace: its name and labels (a V1Namespace is one). */
+export interface NamespaceRecord {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: Pick<V1ObjectMeta, 'name' | 'uid' | 'labels' | 'resourceVersion'>;
 }
 
 export type CollectionName = keyof Collections;
@@ -193,6 +206,12 @@ export interface Snapshot {
    * depend on it (those nodes fail on node objects alone), but a replay of a fix there would.
    */
   podsReadOn?: string[];
+  /**
+   * The cluster itself: its version, the apiserver's `gitVersion` as served (`v1.34.4`, from
+   * `/version` live, from `kubectl version -o json|yaml` in a dump). Absent, or without a
+   * version: unknown, and the engine replays the newest release it models (engine/release.ts).
+   */
+  cluster?: { version?: string };
 }
 
 export const collectionNames: readonly CollectionName[] = [
@@ -219,6 +238,7 @@ export const collectionNames: readonly CollectionName[] = [
   'clusterAutoscalerStatus',
   'nodePools',
   'nodeClaims',
+  'namespaces',
 ];
 
 /** Where an object of each kind is kept (events are normalised apart, into ClusterEvent). */
@@ -246,6 +266,7 @@ export const collectionOfKind = {
   ConfigMap: 'clusterAutoscalerStatus',
   NodePool: 'nodePools',
   NodeClaim: 'nodeClaims',
+  Namespace: 'namespaces',
 } as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
 
 /** How the API and kubectl name each collection's resource. */
@@ -293,6 +314,7 @@ export const apiResources: Record<CollectionName, ApiResource> = {
   clusterAutoscalerStatus: { ...api('ConfigMap', 'configmaps', ['cm'], '', true), only: { namespace: 'kube-system', name: 'cluster-autoscaler-status' } },
   nodePools: api('NodePool', 'nodepools', [], 'karpenter.sh', false),
   nodeClaims: api('NodeClaim', 'nodeclaims', [], 'karpenter.sh', false),
+  namespaces: api('Namespace', 'namespaces', ['ns'], '', false),
 };
 
 export function emptyCollections(): Collections {
@@ -320,6 +342,7 @@ export function emptyCollections(): Collections {
     clusterAutoscalerStatus: [],
     nodePools: [],
     nodeClaims: [],
+    namespaces: [],
   };
 }
 

@@ -48,6 +48,7 @@ const cases: { name: string; args: () => string[]; input?: string; code: number;
   { name: 'a quantity that does not parse names the object', args: () => ['web-0', '-n', 'shop', '--from-dump', file('qty.yaml', badQuantity)], code: 3, stderr: /node n1 status\.allocatable: quantity "lots" is not valid/ },
   { name: 'an empty stdin is unreadable input', args: () => ['web-0', '--from-dump', '-'], input: '', code: 3, stderr: /holds no Kubernetes objects/ },
   { name: 'a pod that does not exist is not found, with suggestions', args: () => ['web-9', '-n', 'shop', '--from-dump', example], code: 4, stderr: /pod "web-9" not found in namespace "shop".*did you mean web-0/ },
+  { name: 'a pod in another namespace is not found, with the namespace to add', args: () => ['web-0', '-n', 'default', '--from-dump', example], code: 4, stderr: /pod "web-0" not found in namespace "default" \(.*\); it exists in namespace "shop": add -n shop$/m },
 ];
 
 describe('command-line errors', () => {

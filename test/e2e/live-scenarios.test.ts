@@ -62,6 +62,11 @@ async function checkTarget(c: TestCluster, s: CaptureScenario, t: Target, timer:
   const json = live.json as DiagnosisJson;
   expect(json.stage, describeRun(live)).toBe(t.stage);
   expect(json.gaps, 'a full reader has no gaps').toEqual([]);
+  // The release replayed is the control plane's own, read from /version for a pending pod.
+  if (json.stage !== 'AdmissionRejected' && json.stage !== 'NotPending') {
+    expect(json.cluster?.version, "the cluster's version, as /version serves it").toBe(c.version);
+    expect(json.cluster?.assumed).toBe(false);
+  }
   expect(live.audited.length, 'the run read the cluster').toBeGreaterThan(0);
 
   // The scheduler's whole-pod message: where it counts nodes, we agree with it.
@@ -85,6 +90,7 @@ async function checkTarget(c: TestCluster, s: CaptureScenario, t: Target, timer:
   timer.lap('dump');
   expect(fromDump.code, describeRun(fromDump)).toBe(0);
   expect(roundTripView(fromDump.json as DiagnosisJson)).toEqual(roundTripView(json));
+  expect((fromDump.json as DiagnosisJson).cluster?.version, 'the dump holds `kubectl version -o json`').toBe(c.version);
 
   // The scheduler's verdict per node, from pinned copies made by the admin.
   let perNode = '';

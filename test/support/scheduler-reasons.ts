@@ -47,6 +47,8 @@ const exact: Record<string, string> = {
   // dynamicresources Filter, when the allocator finds no devices for the node
   'cannot allocate all claims': 'DynamicResources',
   'resourceclaim not available on the node': 'DynamicResources',
+  // nodedeclaredfeatures errReasonUnsatisfiedRequirements (v1.36+)
+  "node(s) didn't match Pod's required features": 'NodeDeclaredFeatures',
 };
 
 const patterns: [RegExp, string][] = [

@@ -6,6 +6,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { compareWithScheduler as compareWith, schedulerWords } from '../../src/engine/agreement.js';
 import type { NodeVerdict } from '../../src/engine/diagnosis.js';
+import type { DisagreementEvidence } from '../../src/engine/disagreement.js';
 import { ruleSet } from '../../src/plugins.js';
 import type { ClusterEvent } from '../../src/snapshot/types.js';
 
@@ -63,5 +64,31 @@ describe('compareWithScheduler', () => {
     const a = compareWithScheduler(schedulerWords(podWith(), [event(cut)]), [short('worker-1'), short('worker-2')], [], true, false);
     expect(a.truncated).toBe(true);
     expect(a.likelyCauses).toContain('truncatedEvent');
+  });
+});
+
+describe('likely causes of a difference: what the input shows first, the cluster changing last', () => {
+  const fits = (name: string): NodeVerdict => ({ name, fits: true, verdict: 'fits', pods: 0, unchecked: [], reasons: [] }) as unknown as NodeVerdict;
+  const differs = () => schedulerWords(podWith('0/2 nodes are available: 2 Insufficient cpu.'), []);
+  const evidence = (over: Partial<DisagreementEvidence> = {}): DisagreementEvidence => ({ nominatedOn: [], namespacesUnread: false, notModelled: [], changes: [], changeCount: 0, ...over });
+
+  it.each([
+    ['nothing in the input explains it: the cluster changed, undated', evidence(), ['clusterChanged']],
+    ['pods nominated to a node come first', evidence({ nominatedOn: ['worker-1'] }), ['nominatedPods', 'clusterChanged']],
+    ['another scheduler, then changes dated after the attempt, which replace the undated change', evidence({ schedulerName: 'batch', changeCount: 1, changes: [{ kind: 'Pod', namespace: 'a', name: 'b', what: 'created', at: 1 }] }), ['nonDefaultScheduler', 'newerThanAttempt']],
+    ['unreadable namespaces and unmodelled plugins before the rest', evidence({ namespacesUnread: true, notModelled: ['DynamicResources'] }), ['namespacesUnread', 'notModelled', 'clusterChanged']],
+  ] as const)('%s', (_name, e, causes) => {
+    const a = compareWithScheduler(differs(), [short('worker-1'), fits('worker-2')], [], true, false, () => e);
+    expect(a.agrees).toBe(false);
+    expect(a.likelyCauses).toEqual(causes);
+    expect(a.evidence).toEqual(e);
+  });
+
+  it('an agreement asks for no evidence', () => {
+    const a = compareWithScheduler(differs(), [short('worker-1'), short('worker-2')], [], true, false, () => {
+      throw new Error('evidence read for an agreement');
+    });
+    expect(a).toMatchObject({ agrees: true, likelyCauses: [] });
+    expect(a.evidence).toBeUndefined();
   });
 });

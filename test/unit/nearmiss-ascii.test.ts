@@ -34,6 +34,18 @@ describe('printable ASCII takes the shortcut the slow path would agree with', ()
     expect(info).toEqual({ char, codePoint: `U+00${char.charCodeAt(0).toString(16).toUpperCase()}`, visible: true, ...(expectedName(char) ? { name: expectedName(char) } : {}) });
   });
 
+  it('the ASCII look-alike groups (1 l I, 0 O o) are look-alikes; any other pair is case or a typo', () => {
+    const groups = ['1lI', '0Oo'];
+    const group = (c: string) => groups.findIndex((g) => g.includes(c));
+    for (const a of printable) {
+      for (const b of printable) {
+        if (a === b) continue;
+        const expected = a.toLowerCase() === b.toLowerCase() ? ['case'] : group(a) !== -1 && group(a) === group(b) ? ['lookAlike'] : ['other'];
+        expect(compareText(a, b).kinds, `${a} vs ${b}`).toEqual(expected);
+      }
+    }
+  });
+
   it('a letter-case pair of printable ASCII is a case difference, a space beside it is not printable', () => {
     expect(compareText('GPU', 'gpu').kinds).toEqual(['case']);
     expect(compareText('gpu ', 'gpu').kinds).toEqual(['trailingWhitespace']);

@@ -46,6 +46,13 @@ const catalogTable: Row[] = [
   row('NodeResourcesFit', F, 'Insufficient cpu', 'all', 'noderesources/fit.go fitsRequest "Insufficient %v"'),
   row('NodeResourcesFit', F, 'Insufficient nvidia.com/gpu', 'all', 'noderesources/fit.go fitsRequest "Insufficient %v"'),
   row('NodeResourcesFit', F, 'Too many pods', 'v1.18+', 'noderesources/fit.go fitsRequest'),
+  row(
+    'NodeResourcesFit',
+    P,
+    'Pod has a restartable init container and the SidecarContainers feature is disabled',
+    'v1.28+ (SidecarContainers off; on by default from v1.29)',
+    'noderesources/fit.go PreFilter',
+  ),
   row('VolumeRestrictions', F, 'node(s) had no available disk', 'all', 'volumerestrictions/volume_restrictions.go ErrReasonDiskConflict'),
   row(
     'VolumeRestrictions',
@@ -86,6 +93,14 @@ const catalogTable: Row[] = [
   row('DynamicResources', P, 'request gpu: device class gpu.example.com does not exist', 'v1.31+', 'dynamicresources/dynamicresources.go PreFilter'),
   row('DynamicResources', P, 'resourceclaim.resource.k8s.io "gpu-claim" not found', 'v1.26+', 'the claim lister\'s NotFound, dynamicresources PreFilter'),
   row('DynamicResources', P, 'ResourceClaim ml/p-gpu-x7k2 was not created for pod ml/p (pod is not owner)', 'v1.28+', 'dynamic-resource-allocation/resourceclaim IsForPod, dynamicresources PreFilter'),
+  row('NodeDeclaredFeatures', F, "node(s) didn't match Pod's required features", 'v1.36+', 'nodedeclaredfeatures/nodedeclaredfeatures.go errReasonUnsatisfiedRequirements'),
+  row(
+    'NodeDeclaredFeatures',
+    F,
+    'node declared features check failed - unsatisfied requirements: RestartAllContainersOnContainerExits',
+    'v1.35 (NodeDeclaredFeatures alpha gate)',
+    'nodedeclaredfeatures/nodedeclaredfeatures.go Filter (v1.35.x, fmt.Sprintf of MatchNodeFeatureSet\'s UnsatisfiedRequirements)',
+  ),
   row(null, F, 'node is filtered out by the prefilter result', 'v1.24-v1.29', 'schedule_one.go (PR #108648)'),
   row(null, F, "node(s) didn't satisfy plugin(s) [NodeAffinity]", 'v1.30+', 'schedule_one.go (PR #122251)'),
   row(null, P, "node(s) didn't satisfy plugin(s) [NodeAffinity VolumeBinding] simultaneously", 'v1.24+', 'runtime/framework.go RunPreFilterPlugins'),

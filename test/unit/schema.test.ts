@@ -37,6 +37,7 @@ const reasonKinds = {
   affinityTermsConflict: 'NodeAffinity',
   hostPortInUse: 'NodePorts',
   insufficientResource: 'NodeResourcesFit',
+  sidecarsDisabled: 'NodeResourcesFit',
   restrictionsClaimNotFound: 'VolumeRestrictions',
   diskConflict: 'VolumeRestrictions',
   readWriteOncePodInUse: 'VolumeRestrictions',
@@ -71,6 +72,7 @@ const reasonKinds = {
   devicesShort: 'DynamicResources',
   constraintUnsatisfied: 'DynamicResources',
   selectorError: 'DynamicResources',
+  featureNotDeclared: 'NodeDeclaredFeatures',
 } satisfies Record<ReasonKind, PluginName>;
 
 // Every stage, checked complete against the type.
@@ -97,6 +99,10 @@ const noteKinds = {
 } satisfies Record<Note['kind'], true>;
 
 const likelyCauses = {
+  nominatedPods: true,
+  namespacesUnread: true,
+  notModelled: true,
+  newerThanAttempt: true,
   clusterChanged: true,
   nodeCountDiffers: true,
   unknownWording: true,
@@ -148,6 +154,7 @@ describe('the schema itself', () => {
       version: true,
       summary: true,
       pod: true,
+      cluster: true,
       stage: true,
       stageDetail: true,
       requests: false,

@@ -8,6 +8,8 @@ import { nodeFacts, podFacts, podKey } from '../facts.js';
 import { positionsIn, samePositions } from '../judge.js';
 import type { NodeFacts, RuleContext } from '../model.js';
 import { formatResource } from '../quantity/index.js';
+import { requestRulesFor } from '../release.js';
+import type { RequestRules } from '../resources/requests.js';
 import type { Change } from './types.js';
 
 const unschedulableTaintKey = 'node.kubernetes.io/unschedulable';
@@ -170,7 +172,7 @@ function nodeChangesOf(changes: readonly Change[]): NodeChanges {
 }
 
 /** A node's facts, and its object, as the changes leave them (the same objects when they leave it alone). */
-function patchedNode(facts: NodeFacts, edits: NodeChanges): NodeFacts {
+function patchedNode(facts: NodeFacts, edits: NodeChanges, rules: RequestRules): NodeFacts {
   const touched = edits.touched.has(facts.name);
   const loses = edits.removed.size > 0 && facts.pods.some((p) => edits.removed.has(podKey(p)));
   if (!touched && !loses) return facts;
@@ -185,7 +187,7 @@ function patchedNode(facts: NodeFacts, edits: NodeChanges): NodeFacts {
   // Labels and cordons change neither the node's pods nor its allocatable: the facts summed
   // from them stay.
   if (!loses) return { ...facts, node, labels: node.metadata?.labels ?? {} };
-  return nodeFacts(node, facts.pods.filter((p) => !edits.removed.has(podKey(p))));
+  return nodeFacts(node, facts.pods.filter((p) => !edits.removed.has(podKey(p))), undefined, rules);
 }
 
 /**
@@ -200,12 +202,13 @@ function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: NodeReco
   // The lists copied as they are, then the affected nodes put in place by the index of names:
   // a toleration-and-label fix for 500 tainted nodes does not walk the other 4,500.
   const at = positionsIn(ctx.nodes);
+  const rules = requestRulesFor(ctx.snapshot);
   const outObjects: NodeRecord[] = objects.slice();
   const outFacts: NodeFacts[] = ctx.nodes.slice();
   const patch = (i: number) => {
     const facts = ctx.nodes[i] as NodeFacts;
     if (facts.node !== objects[i]) throw new Error('node facts out of step with the node objects');
-    const patched = patchedNode(facts, edits);
+    const patched = patchedNode(facts, edits, rules);
     outFacts[i] = patched;
     outObjects[i] = patched.node;
   };
@@ -235,5 +238,6 @@ export function patchedContext(ctx: RuleContext, changes: readonly Change[]): Ru
       pods: withTarget(edits.removed.size > 0 ? objects.pods.filter((p) => !edits.removed.has(podKey(p))) : objects.pods, ctx.pod.pod, targetKey, pod),
     },
   };
-  return { snapshot, pod: pod === ctx.pod.pod ? ctx.pod : podFacts(pod), nodes: nodes.facts };
+  // A fix changes neither the pod's priority nor the pending pods: the same nominated pods hold their room.
+  return { snapshot, pod: pod === ctx.pod.pod ? ctx.pod : podFacts(pod, requestRulesFor(ctx.snapshot)), nodes: nodes.facts, ...(ctx.nominated ? { nominated: ctx.nominated } : {}) };
 }

@@ -7,7 +7,8 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { Reason } from '../model.js';
 import type { InsufficientResourceDetail } from '../rules/NodeResourcesFit.js';
 import { toResourceList } from '../resources/amounts.js';
-import { podRequests } from '../resources/requests.js';
+import { requestRulesFor } from '../release.js';
+import { newestRequestRules, podRequests, type RequestRules } from '../resources/requests.js';
 import { failingOnlyOn, failures } from './nodes.js';
 import { podWith } from './patch.js';
 import type { Candidate, Change, FixInput, RequestPlace } from './types.js';
@@ -34,8 +35,8 @@ function largest(containers: readonly V1Container[], resource: string): { contai
 
 // The one request whose lowering lowers the effective request: pod-level when set; else the
 // regular containers and sidecars, or the ordinary init containers when their peak is larger.
-function dominantChange(pod: V1Pod, resource: string, cut: bigint): SetRequest | undefined {
-  const parts = podRequests(pod).parts;
+function dominantChange(pod: V1Pod, resource: string, cut: bigint, rules: RequestRules): SetRequest | undefined {
+  const parts = podRequests(pod, rules).parts;
   const make = (place: RequestPlace, from: bigint): SetRequest | undefined =>
     from - cut > 0n ? { kind: 'setRequest', cause: 'NodeResourcesFit', place, resource, from, to: from - cut } : undefined;
   const podLevel = parts.podLevel[resource];
@@ -67,15 +68,15 @@ function samePlace(a: RequestPlace, b: RequestPlace): boolean {
   return a.in === b.in && (a.in === 'pod' || (b.in !== 'pod' && a.container === b.container));
 }
 
-/** The request changes that bring the pod's effective request of each resource down to `slot`. */
-export function requestChanges(pod: V1Pod, slot: Record<string, bigint>): SetRequest[] | undefined {
+/** The request changes that bring the pod's effective request of each resource down to `slot`, counted by `rules` (the cluster's release). */
+export function requestChanges(pod: V1Pod, slot: Record<string, bigint>, rules: RequestRules = newestRequestRules): SetRequest[] | undefined {
   const changes: SetRequest[] = [];
   let current = pod;
   for (const [resource, target] of Object.entries(slot)) {
     for (let step = 0; ; step++) {
-      const total = podRequests(current).total[resource] ?? 0n;
+      const total = podRequests(current, rules).total[resource] ?? 0n;
       if (total <= target) break;
-      const change = step < 4 ? dominantChange(current, resource, total - target) : undefined;
+      const change = step < 4 ? dominantChange(current, resource, total - target, rules) : undefined;
       if (!change) return undefined;
       current = podWith(current, [change]);
       const earlier = changes.findIndex((c) => c.resource === resource && samePlace(c.place, change.place));
@@ -134,7 +135,7 @@ export function proposeRequests({ ctx, judgement }: FixInput): Candidate[] {
   if (!first) return [];
   const best = tied.every((node) => sameSlot(node.reasons, first.reasons)) ? first : tied.reduce((a, b) => (byText(b.name, a.name) < 0 ? b : a));
   const slot = Object.fromEntries(slotOf(best.reasons).map((d) => [d.resource, d.free]));
-  const changes = requestChanges(ctx.pod.pod, slot);
+  const changes = requestChanges(ctx.pod.pod, slot, requestRulesFor(ctx.snapshot));
   if (!changes || changes.length === 0) return [];
   return [{ changes, nodes: nodes.map((n) => n.name) }];
 }

@@ -1,7 +1,7 @@
 // Aligns what the pod wants with what the node has, code point by code point, and names the
 // kind of every difference. Users stare at `dedicated=gpu` vs `dedicated=gpu` for an hour;
 // the point here is to say "the second one ends in U+00A0" instead.
-import { describeCodePoint, isInvisible, isNonBreakingSpace, isPrintableAscii, isWhitespace, lookAlikeOf, type CodePointInfo } from './unicode.js';
+import { asciiLookAlikeGroup, describeCodePoint, isInvisible, isNonBreakingSpace, isPrintableAscii, isWhitespace, lookAlikeOf, type CodePointInfo } from './unicode.js';
 
 export type DiffKind =
   | 'case'
@@ -49,8 +49,10 @@ interface Traits {
   lookAlike: string | undefined;
   /** NFKC form, only for non-ASCII characters (ASCII never changes under normalization). */
   nfkc: string | undefined;
-  /** A printable ASCII character: against another one, only case or a typo is possible. */
+  /** A printable ASCII character: against another one, only case, an ASCII look-alike or a typo is possible. */
   plain: boolean;
+  /** asciiLookAlikeGroup: two characters of one group (`l` and `1`) are drawn alike. */
+  group: number;
 }
 
 const traitCache = new Map<string, Traits>();
@@ -62,7 +64,7 @@ function traits(char: string): Traits {
   // Printable ASCII (nearly every character of a label) is none of the special kinds: no
   // Unicode property test for it.
   if (isPrintableAscii(char)) {
-    t = { lower: char.toLowerCase(), upper: char.toUpperCase(), invisible: false, nbsp: false, whitespace: false, lookAlike: undefined, nfkc: undefined, plain: true };
+    t = { lower: char.toLowerCase(), upper: char.toUpperCase(), invisible: false, nbsp: false, whitespace: false, lookAlike: undefined, nfkc: undefined, plain: true, group: asciiLookAlikeGroup(char) };
     traitCache.set(char, t);
     return t;
   }
@@ -76,6 +78,7 @@ function traits(char: string): Traits {
     lookAlike: lookAlikeOf(char),
     nfkc: ascii ? undefined : char.normalize('NFKC'),
     plain: ascii && /^[\x21-\x7e]$/.test(char),
+    group: 0,
   };
   traitCache.set(char, t);
   return t;
@@ -115,6 +118,7 @@ function pairKinds(w: Char, a: Char): DiffKind[] {
   const x = w.t;
   const y = a.t;
   if (x.lower === y.lower || x.upper === y.upper) return ['case'];
+  if (x.group !== 0 && x.group === y.group) return ['lookAlike'];
   if ((x.nbsp || y.nbsp) && (x.whitespace || x.nbsp) && (y.whitespace || y.nbsp)) return ['nonBreakingSpace'];
   if (x.lookAlike !== undefined || y.lookAlike !== undefined) {
     const sx = x.lookAlike ?? w.char;
@@ -167,7 +171,7 @@ function alignTable(wanted: Char[], actual: Char[]): AlignedOp[] {
     const a = actual[j] as Char;
     if (w.char === a.char) return 0;
     // Most cells pair two ordinary ASCII characters; skip building a kinds array for them.
-    if (w.t.plain && a.t.plain) return w.t.lower === a.t.lower ? 0.5 : TYPO;
+    if (w.t.plain && a.t.plain) return w.t.lower === a.t.lower || (w.t.group !== 0 && w.t.group === a.t.group) ? 0.5 : TYPO;
     return cost(pairKinds(w, a));
   };
   const at = (i: number, j: number) => d[i * width + j] as number;

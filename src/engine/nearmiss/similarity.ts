@@ -54,6 +54,22 @@ export function nearest<T>(wanted: string, candidates: readonly T[], key: (t: T)
 }
 
 /**
+ * The candidates that are near misses of `wanted` (isNearMiss), most similar first (equals in
+ * their order), at most `limit`: a node name typed with `l` for `1`. Candidates plainly apart
+ * (mayBeNearMiss) are not aligned, so thousands of node names cost little.
+ */
+export function nearMissesOf<T>(wanted: string, candidates: readonly T[], key: (t: T) => string, limit: number): Nearest<T>[] {
+  const found: Nearest<T>[] = [];
+  for (const item of candidates) {
+    const actual = key(item);
+    if (!mayBeNearMiss(wanted, actual)) continue;
+    const diff = compareText(wanted, actual);
+    if (isNearMiss(diff)) found.push({ item, diff, score: scoreOf(diff, wanted, actual) });
+  }
+  return found.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/**
  * A difference a person makes by accident, worth showing character by character: only
  * cosmetic differences (letter case, white space, invisible, look-alike or differently
  * normalized characters), or at most one typo per six characters of the longer string.

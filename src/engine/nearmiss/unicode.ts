@@ -148,6 +148,15 @@ export function isWhitespace(char: string): boolean {
   return /^\s$/u.test(char) && !isNonBreakingSpace(char) && !isInvisible(char);
 }
 
+// ASCII characters drawn alike in many fonts: `worker-l` typed for `worker-1`, `node-o1` for
+// `node-01`. Only these pairs (not `L` and `1`, not `i` and `l`): each group is one shape.
+const ASCII_LOOK_ALIKE_GROUPS: Record<string, number> = { '1': 1, l: 1, I: 1, '0': 2, O: 2, o: 2 };
+
+/** 1 or 2 for an ASCII character drawn like others of its group (1, l, I; 0, O, o), else 0. */
+export function asciiLookAlikeGroup(char: string): number {
+  return ASCII_LOOK_ALIKE_GROUPS[char] ?? 0;
+}
+
 /** The ASCII character `char` is drawn like, when it is a known look-alike. */
 export function lookAlikeOf(char: string): string | undefined {
   return CONFUSABLES.get(char)?.latin ?? fullwidthToAscii(char);

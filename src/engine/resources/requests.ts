@@ -3,6 +3,8 @@
 //   containers + sidecars (restartable init containers), against the largest ordinary init
 //   container plus the sidecars started before it; the larger wins, resource by resource;
 //   pod-level requests (spec.resources) replace cpu and memory; spec.overhead is added.
+// Two of these steps depend on the cluster's release (RequestRules): pod-level requests, and a
+// bound pod's resized resources.
 import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { addInto, amountOf, maxOf, smallAmountOf, sum, toResourceList, type ResourceList } from './amounts.js';
 import type { RequestOrigin } from './origins.js';
@@ -29,10 +31,23 @@ export interface PodRequestsWithOrigins extends PodRequests {
   origins: RequestOrigin[];
 }
 
+/**
+ * What a release's scheduler counts in a request, by its default feature gates (engine/release.ts
+ * `requestRulesOf` says which release has which). The newest release's by default.
+ */
+export interface RequestRules {
+  /** PodLevelResources: pod-level `spec.resources` replaces cpu and memory. */
+  readonly podLevelResources: boolean;
+  /** InPlacePodVerticalScaling: the larger of the spec and the status's allocated or actual resources. */
+  readonly statusResources: boolean;
+}
+
+export const newestRequestRules: RequestRules = Object.freeze({ podLevelResources: true, statusResources: true });
+
 /** Resources that pod-level `spec.resources` may set (PodLevelResources, v1.34). */
 const podLevelResources = ['cpu', 'memory'];
 
-function containerRequests(container: V1Container, status?: V1ContainerStatus): ResourceList {
+function containerRequests(container: V1Container, status: V1ContainerStatus | undefined, rules: RequestRules): ResourceList {
   // Admission copies limits into missing requests; a manifest read before admission (a
   // hand-written dump) has not had that done yet, so do it here.
   let requests = toResourceList(container.resources?.requests);
@@ -41,7 +56,8 @@ function containerRequests(container: V1Container, status?: V1ContainerStatus): 
     if (requests[resource] === undefined) requests[resource] = amount;
   }
   // During an in-place resize the scheduler counts the larger of what the spec asks and
-  // what the kubelet has allocated or applied (InPlacePodVerticalScaling, on by default).
+  // what the kubelet has allocated or applied (InPlacePodVerticalScaling, on by default from v1.33).
+  if (!rules.statusResources) return requests;
   if (status?.allocatedResources) requests = maxOf(requests, toResourceList(status.allocatedResources));
   if (status?.resources?.requests) requests = maxOf(requests, toResourceList(status.resources.requests));
   return requests;
@@ -54,20 +70,23 @@ function statusOf(pod: V1Pod, name: string): V1ContainerStatus | undefined {
 
 // Origins are not worked out here: only a diagnosis reports them, once, with the snapshot's
 // evidence (owners' templates, LimitRanges); rules and fix replays need the numbers alone.
-export function podRequests(pod: V1Pod): PodRequests {
-  return requestParts(pod);
+export function podRequests(pod: V1Pod, rules: RequestRules = newestRequestRules): PodRequests {
+  return requestParts(pod, rules);
 }
 
 // A node's requested total sums every pod on it, and a diagnosis builds node facts again for
 // each fix it replays: each pod's total is worked out once. Pods are never changed once read
-// (a fix patches a copy), so the pod object is the key. A pod that does not parse is not kept.
-const totals = new WeakMap<V1Pod, ResourceList>();
+// (a fix patches a copy), so the pod object is the key, one cache per release's rules. A pod
+// that does not parse is not kept.
+const totalsByRules = new WeakMap<RequestRules, WeakMap<V1Pod, ResourceList>>();
 
 /** What the scheduler counts for a pod already on a node: its total, without where it comes from. Not to be changed. */
-export function podRequestTotal(pod: V1Pod): ResourceList {
+export function podRequestTotal(pod: V1Pod, rules: RequestRules = newestRequestRules): ResourceList {
+  let totals = totalsByRules.get(rules);
+  if (!totals) totalsByRules.set(rules, (totals = new WeakMap()));
   let total = totals.get(pod);
   if (!total) {
-    total = plainTotal(pod) ?? requestParts(pod).total;
+    total = plainTotal(pod) ?? requestParts(pod, rules).total;
     totals.set(pod, total);
   }
   return total;
@@ -132,9 +151,12 @@ export class RequestSum {
     }
   };
 
+  /** `rules`: the release's arithmetic (a plain pod's total is the same in every release). */
+  constructor(private readonly rules: RequestRules = newestRequestRules) {}
+
   add(pod: V1Pod): void {
     if (isPlain(pod)) eachPlainQuantity(pod, this.addQuantity);
-    else for (const [resource, amount] of Object.entries(podRequestTotal(pod))) this.big[resource] = (this.big[resource] ?? 0n) + amount;
+    else for (const [resource, amount] of Object.entries(podRequestTotal(pod, this.rules))) this.big[resource] = (this.big[resource] ?? 0n) + amount;
   }
 
   total(): ResourceList {
@@ -145,9 +167,9 @@ export class RequestSum {
   }
 }
 
-function requestParts(pod: V1Pod): PodRequests {
+function requestParts(pod: V1Pod, rules: RequestRules): PodRequests {
   const spec = pod.spec;
-  const requestsOf = (container: V1Container) => containerRequests(container, statusOf(pod, container.name));
+  const requestsOf = (container: V1Container) => containerRequests(container, statusOf(pod, container.name), rules);
   const containers = sum(...(spec?.containers ?? []).map(requestsOf));
   const sidecars: ResourceList = {};
   let initPeak: ResourceList = {};
@@ -162,7 +184,8 @@ function requestParts(pod: V1Pod): PodRequests {
     }
   }
   let total = maxOf(sum(containers, sidecars), initPeak);
-  const podLevel = podLevelRequests(pod);
+  // Before v1.34 (PodLevelResources off by default) the scheduler skips pod-level resources.
+  const podLevel = rules.podLevelResources ? podLevelRequests(pod) : {};
   for (const [resource, amount] of Object.entries(podLevel)) total[resource] = amount;
   const overhead = toResourceList(spec?.overhead);
   total = sum(total, overhead);

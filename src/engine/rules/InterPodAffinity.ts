@@ -10,15 +10,20 @@
 // each that fails, in that order.
 //
 // Namespaces: a term covers the namespaces it lists, plus those its namespaceSelector selects; with
-// neither, its owner's namespace; an empty namespaceSelector selects all. Namespace objects are not
-// in the snapshot, so only `kubernetes.io/metadata.name` (which the apiserver sets on every
-// namespace) can be evaluated; a selector on other labels selects nothing here and the detail says so.
+// neither, its owner's namespace; an empty namespaceSelector selects all. The incoming pod's own
+// selectors are resolved against the cluster's namespaces once (PreFilter's
+// mergeAffinityTermNamespacesIfNotEmpty); an existing pod's selector is matched against the
+// incoming pod's namespace labels. Only `kubernetes.io/metadata.name` is known without reading
+// namespaces: where a selector needs other labels the input lacks, the term's coverage is
+// unknown, and a node whose answer turns on it is not checked (never passed).
 // matchLabelKeys/mismatchLabelKeys are merged into the selector as the apiserver does at admission
 // (the scheduler itself reads only the merged labelSelector); merging again is harmless.
 import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
-import type { FilterRule, NodeFacts, RuleReason, RuleContext } from '../model.js';
+import type { CollectionName, Snapshot } from '../../snapshot/types.js';
+import type { FilterRule, NodeFacts, NodeNotChecked, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, labelMatcher, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
+import { metadataNameLabel, namespaceLabels, namespacesSelected, needsNamespaceLabels, selectsByNameOnly, selectsNamespacesByLabel } from '../namespaces.js';
 import type { DomainCount } from './PodTopologySpread.js';
 
 export interface AffinityTermRef {
@@ -31,7 +36,9 @@ export interface AffinityTermRef {
   namespaces: string[];
   /** The namespaceSelector as text ('' selects every namespace); absent when unset. */
   namespaceSelector?: string;
-  /** The namespaceSelector reads namespace labels the snapshot does not hold, so it was taken to select no namespace. */
+  /** The namespaces of the cluster the incoming pod's namespaceSelector selected (its own terms only). */
+  namespacesSelected?: string[];
+  /** The namespaceSelector reads namespace labels the input does not hold, so which namespaces it selects is unknown. */
   namespaceSelectorUnknown?: boolean;
 }
 
@@ -84,33 +91,24 @@ export type InterPodAffinityDetail =
 
 type InterPodAffinityReason = RuleReason<'InterPodAffinity', InterPodAffinityDetail>;
 
-const metadataNameLabel = 'kubernetes.io/metadata.name';
 const shownPods = 5;
 const shownDomains = 10;
-
-interface Term {
-  ref: AffinityTermRef;
-  /** AffinityTerm.Matches, read once: a term is matched against every pod of the cluster. */
-  matches: (pod: V1Pod) => boolean;
-}
 
 function namespaceOf(pod: V1Pod): string {
   return pod.metadata?.namespace ?? 'default';
 }
 
-/** Whether a namespaceSelector can be evaluated from the one namespace label we know. */
-function namespaceSelectorKnown(selector: V1LabelSelector): boolean {
-  return (
-    Object.keys(selector.matchLabels ?? {}).every((key) => key === metadataNameLabel) &&
-    (selector.matchExpressions ?? []).every((r) => r.key === metadataNameLabel)
-  );
+interface Term {
+  ref: AffinityTermRef;
+  /** The namespaces the term lists (or its owner's). */
+  listed: ReadonlySet<string>;
+  namespaceSelector: V1LabelSelector | undefined;
+  labelsMatch: (labels: Record<string, string> | undefined) => boolean;
 }
 
-function namespaceSelected(selector: V1LabelSelector | undefined, namespace: string): boolean {
-  if (!selector) return false;
-  if (isEmptySelector(selector)) return true;
-  if (!namespaceSelectorKnown(selector)) return false;
-  return matchesLabelSelector(selector, { [metadataNameLabel]: namespace });
+/** A term of the incoming pod, its namespaces resolved: AffinityTerm.Matches as PreFilter leaves it. */
+interface OwnTerm extends Term {
+  matches: (pod: V1Pod) => boolean;
 }
 
 // framework.newAffinityTerm, plus the admission-time merge of the label keys.
@@ -121,28 +119,57 @@ function readTerm(owner: V1Pod, term: V1PodAffinityTerm, index: number): Term {
   const listed = term.namespaces ?? [];
   const namespaces = listed.length === 0 && !namespaceSelector ? [namespaceOf(owner)] : [...listed];
   const ref: AffinityTermRef = { index, topologyKey: term.topologyKey, selector: formatLabelSelector(merged), namespaces: [...new Set(namespaces)].sort() };
-  if (namespaceSelector) {
-    ref.namespaceSelector = formatLabelSelector(namespaceSelector) ?? '';
-    if (!isEmptySelector(namespaceSelector) && !namespaceSelectorKnown(namespaceSelector)) ref.namespaceSelectorUnknown = true;
-  }
-  return { ref, matches: termMatcher(new Set(namespaces), namespaceSelector, merged) };
+  if (namespaceSelector) ref.namespaceSelector = formatLabelSelector(namespaceSelector) ?? '';
+  return { ref, listed: new Set(namespaces), namespaceSelector, labelsMatch: labelMatcher(merged) };
 }
 
-/** AffinityTerm.Matches: the pod's namespace is covered and its labels match the selector. */
-function termMatcher(namespaces: ReadonlySet<string>, namespaceSelector: V1LabelSelector | undefined, selector: V1LabelSelector | undefined): (pod: V1Pod) => boolean {
+/**
+ * Whether an existing pod's term covers the incoming pod's namespace: true, false, or undefined
+ * when its namespaceSelector reads labels of that namespace the input does not hold.
+ */
+function coversNamespace(term: Term, namespace: string, labels: Readonly<Record<string, string>> | undefined): boolean | undefined {
+  if (term.listed.has(namespace)) return true;
+  const selector = term.namespaceSelector;
+  if (!selector) return false;
+  if (isEmptySelector(selector)) return true;
+  if (selectsByNameOnly(selector)) return matchesLabelSelector(selector, { [metadataNameLabel]: namespace });
+  return labels ? matchesLabelSelector(selector, labels) : undefined;
+}
+
+/**
+ * An incoming pod's term with its namespaceSelector resolved against the cluster's namespaces,
+ * as the scheduler's PreFilter does once per cycle. Namespaces that cannot be read leave the
+ * selector covering only what its name-only part decides, and say so (the rule's needs make
+ * the collection's gap leave the plugin not checked).
+ */
+function ownTerm(term: Term, snapshot: Snapshot): OwnTerm {
+  const selector = term.namespaceSelector;
+  // An empty namespaceSelector covers every namespace: the pod's is not even read.
+  if (selector && isEmptySelector(selector)) return { ...term, matches: (pod) => term.labelsMatch(pod.metadata?.labels) };
+  const covered = new Set(term.listed);
+  let ref = term.ref;
+  if (selector) {
+    const selected = selectsByNameOnly(selector) ? undefined : namespacesSelected(snapshot, selector);
+    if (selected) {
+      for (const name of selected) covered.add(name);
+      ref = { ...ref, namespacesSelected: selected };
+    } else if (!selectsByNameOnly(selector)) ref = { ...ref, namespaceSelectorUnknown: true };
+  }
+  const byName = selector && selectsByNameOnly(selector) ? selector : undefined;
   // A cluster has few namespaces: each is decided once.
   const coverage = new Map<string, boolean>();
-  const labelsMatch = labelMatcher(selector);
-  // An empty namespaceSelector covers every namespace: the pod's is not even read.
-  if (namespaceSelector && isEmptySelector(namespaceSelector)) return (pod) => labelsMatch(pod.metadata?.labels);
-  return (pod) => {
-    const namespace = namespaceOf(pod);
-    let covered = coverage.get(namespace);
-    if (covered === undefined) {
-      covered = namespaces.has(namespace) || namespaceSelected(namespaceSelector, namespace);
-      coverage.set(namespace, covered);
-    }
-    return covered && labelsMatch(pod.metadata?.labels);
+  return {
+    ...term,
+    ref,
+    matches: (pod) => {
+      const namespace = namespaceOf(pod);
+      let covers = coverage.get(namespace);
+      if (covers === undefined) {
+        covers = covered.has(namespace) || (byName !== undefined && matchesLabelSelector(byName, { [metadataNameLabel]: namespace }));
+        coverage.set(namespace, covers);
+      }
+      return covers && term.labelsMatch(pod.metadata?.labels);
+    },
   };
 }
 
@@ -151,7 +178,7 @@ function requiredTerms(pod: V1Pod, which: 'podAffinity' | 'podAntiAffinity'): Te
   return list.map((term, index) => readTerm(pod, term, index));
 }
 
-function matchesAll(terms: readonly Term[], pod: V1Pod): boolean {
+function matchesAll(terms: readonly OwnTerm[], pod: V1Pod): boolean {
   return terms.length > 0 && terms.every((term) => term.matches(pod));
 }
 
@@ -178,8 +205,8 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 interface AffinityState {
-  affinity: Term[];
-  antiAffinity: Term[];
+  affinity: OwnTerm[];
+  antiAffinity: OwnTerm[];
   selfMatch: boolean;
   /** Per affinity term: topology value -> pods matching all affinity terms there. */
   affinityPods: Map<string, PodRef[]>[];
@@ -189,6 +216,11 @@ interface AffinityState {
   antiAffinityPods: Map<string, PodRef[]>[];
   /** Topology pair -> existing pods' anti-affinity terms matching the incoming pod. */
   existing: Map<string, ExistingAntiAffinityConflict[]>;
+  /**
+   * Topology pair -> existing pods' terms that select the incoming pod's labels through a
+   * namespaceSelector on its namespace's labels, which the input lacks: whether they match is unknown.
+   */
+  existingUnknown: Map<string, ExistingAntiAffinityConflict[]>;
 }
 
 // The terms of the node's pods with required anti-affinity (found by the node index, as the
@@ -211,8 +243,13 @@ const noValues: readonly (string | undefined)[] = [];
 
 function computeState(ctx: RuleContext): AffinityState {
   const incoming = ctx.pod.pod;
-  const affinity = requiredTerms(incoming, 'podAffinity');
-  const antiAffinity = requiredTerms(incoming, 'podAntiAffinity');
+  const affinity = requiredTerms(incoming, 'podAffinity').map((t) => ownTerm(t, ctx.snapshot));
+  const antiAffinity = requiredTerms(incoming, 'podAntiAffinity').map((t) => ownTerm(t, ctx.snapshot));
+  const incomingNamespace = namespaceOf(incoming);
+  // Read only where an existing term's selector needs it (GetNamespaceLabelsSnapshot).
+  let incomingLabels: Readonly<Record<string, string>> | undefined | null = null;
+  const labelsOfIncoming = () => (incomingLabels === null ? (incomingLabels = namespaceLabels(ctx.snapshot, incomingNamespace)) : incomingLabels);
+  const existingUnknown = new Map<string, ExistingAntiAffinityConflict[]>();
   const affinityPods = affinity.map(() => new Map<string, PodRef[]>());
   const antiAffinityPods = antiAffinity.map(() => new Map<string, PodRef[]>());
   const matchingPods: PodRef[] = [];
@@ -227,7 +264,13 @@ function computeState(ctx: RuleContext): AffinityState {
       for (const { pod, terms } of antiAffinityHeldOn(node)) {
         for (const term of terms) {
           const value = labelOf(node, term.ref.topologyKey);
-          if (value !== undefined && term.matches(incoming)) push(existing, pairKey(term.ref.topologyKey, value), { pod: podRef(pod, node), term: term.ref, domain: value });
+          if (value === undefined || !term.labelsMatch(incoming.metadata?.labels)) continue;
+          const covers = coversNamespace(term, incomingNamespace, needsNamespaceLabels(term.namespaceSelector) ? labelsOfIncoming() : undefined);
+          if (covers === false) continue;
+          // Covered by its namespaceSelector (not a listed namespace): the conflict says it selected this pod's namespace.
+          const ref = covers ? (term.listed.has(incomingNamespace) ? term.ref : { ...term.ref, namespacesSelected: [incomingNamespace] }) : { ...term.ref, namespaceSelectorUnknown: true };
+          const conflict = { pod: podRef(pod, node), term: ref, domain: value };
+          push(covers ? existing : existingUnknown, pairKey(term.ref.topologyKey, value), conflict);
         }
       }
     }
@@ -245,7 +288,7 @@ function computeState(ctx: RuleContext): AffinityState {
     }
     // (3) the incoming pod's anti-affinity, term by term.
     for (let i = 0; i < antiAffinity.length; i++) {
-      const term = antiAffinity[i] as Term;
+      const term = antiAffinity[i] as OwnTerm;
       const value = labelOf(node, term.ref.topologyKey);
       if (value === undefined) continue;
       const pods = node.pods;
@@ -261,15 +304,17 @@ function computeState(ctx: RuleContext): AffinityState {
   };
   for (const map of affinityPods) map.forEach(sortList);
   for (const map of antiAffinityPods) map.forEach(sortList);
-  return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing };
+  return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing, existingUnknown };
 }
 
-// What computeState reads: the incoming pod's namespace, labels and terms, and the nodes' facts.
-// The list itself, not its 5,000 elements: a replay that patches no node keeps the context's
-// list (fixes/patch.ts), and one that patches some has new facts in it anyway.
+// What computeState reads: the incoming pod's namespace, labels and terms, the nodes' facts and
+// the namespaces. The lists themselves, not their elements: a replay that patches no node keeps
+// the context's list (fixes/patch.ts), and one that patches some has new facts in it anyway.
 const stateFor = oncePerCycle(computeState, (ctx) => [
   JSON.stringify([ctx.pod.pod.metadata?.namespace ?? 'default', ctx.pod.pod.metadata?.labels ?? {}, ctx.pod.pod.spec?.affinity ?? {}]),
   ctx.nodes,
+  ctx.snapshot.objects.namespaces,
+  ctx.snapshot.gaps,
 ]);
 
 function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
@@ -314,7 +359,7 @@ function antiAffinityReason(state: AffinityState, node: NodeFacts): InterPodAffi
   // Indexed: it runs on each of 5,000 nodes, and an unoptimised for...of over entries() with
   // destructuring walks two iterators per node.
   for (let i = 0; i < state.antiAffinity.length; i++) {
-    const term = state.antiAffinity[i] as Term;
+    const term = state.antiAffinity[i] as OwnTerm;
     const domain = labelOf(node, term.ref.topologyKey);
     const pods = domain === undefined ? undefined : state.antiAffinityPods[i]?.get(domain);
     if (domain !== undefined && pods && pods.length > 0) conflicts.push({ term: term.ref, domain, pods: pods.slice(0, shownPods), podCount: pods.length });
@@ -338,13 +383,24 @@ function existingAntiAffinityReason(state: AffinityState, node: NodeFacts): Inte
 }
 
 function nothingToCheck(state: AffinityState): boolean {
-  return state.affinity.length === 0 && state.antiAffinity.length === 0 && state.existing.size === 0;
+  return state.affinity.length === 0 && state.antiAffinity.length === 0 && state.existing.size === 0 && state.existingUnknown.size === 0;
 }
+
+/** The existing pods' terms on this node's domains whose match turns on namespace labels the input lacks. */
+function unknownExisting(state: AffinityState, node: NodeFacts): ExistingAntiAffinityConflict[] {
+  if (state.existingUnknown.size === 0) return [];
+  return Object.entries(node.labels).flatMap(([key, value]) => state.existingUnknown.get(pairKey(key, value)) ?? []);
+}
+
+const alwaysRead: CollectionName[] = ['nodes', 'pods'];
+const withNamespaces: CollectionName[] = ['nodes', 'pods', 'namespaces'];
 
 const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
   meta: { name: 'InterPodAffinity', kinds: ['podAffinityLabelMissing', 'podAffinityUnmatched', 'podAntiAffinityConflict', 'existingPodAntiAffinityConflict'] },
-  // Existing pods' anti-affinity applies to every pod, so the pods are always read.
-  needs: () => ['nodes', 'pods'],
+  // Existing pods' anti-affinity applies to every pod, so the pods are always read; the
+  // namespaces when the pod's own terms select them by label. (An existing pod's term that needs
+  // the pod's namespace labels makes only the nodes it reaches not checked: notCheckedOn.)
+  needs: (pod) => (selectsNamespacesByLabel(pod.pod) ? withNamespaces : alwaysRead),
   // Anti-affinity conflicts found stay whatever else runs; a node lacking a term's topology key
   // fails whatever runs. Affinity unmatched may be matched by a pod the input lacks.
   provenDespiteGaps: (detail) =>
@@ -365,6 +421,12 @@ const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
     const existing = existingAntiAffinityReason(state, node);
     if (existing) reasons.push(existing);
     return reasons;
+  },
+  notCheckedOn(ctx, node): NodeNotChecked | undefined {
+    const unknown = unknownExisting(stateFor(ctx), node);
+    if (unknown.length === 0) return undefined;
+    const selectors = [...new Set(unknown.map((c) => c.term.namespaceSelector ?? ''))].sort();
+    return { kind: 'namespaceLabelsUnread', namespace: ctx.pod.namespace, namespaceSelectors: selectors };
   },
 };
 

@@ -1,9 +1,14 @@
 // NodeResourcesFit: the pod's effective request against each node's allocatable minus what
 // its non-terminal pods request, resource by resource (noderesources/fit.go fitsRequest).
 // A request larger than the whole allocatable cannot be helped by preemption.
-import { passed, type FilterRule, type NodeFacts, type PodFacts, type RuleReason } from '../model.js';
-import { podRequestTotal } from '../resources/requests.js';
+// Two answers follow the cluster's release (release.ts): before v1.29 (SidecarContainers off by
+// default) the PreFilter refuses a pod with a restartable init container; before v1.34 every
+// shortfall is Unschedulable, even one above the node's whole allocatable.
+import { passed, type FilterRule, type NodeFacts, type PodFacts, type PreFilterOutcome, type RuleReason } from '../model.js';
+import { releaseOf, requestRulesFor, sidecarsEnabled, unresolvableWhenAboveAllocatable } from '../release.js';
+import { podRequestTotal, type RequestRules } from '../resources/requests.js';
 import { byText } from '../order.js';
+import type { Snapshot } from '../../snapshot/types.js';
 
 export interface InsufficientResourceDetail {
   kind: 'insufficientResource';
@@ -25,6 +30,15 @@ export interface InsufficientResourceDetail {
   holderCount?: number;
 }
 
+/** PreFilter, before v1.29: the pod's restartable init containers (sidecars) with SidecarContainers off. */
+export interface SidecarsDisabledDetail {
+  kind: 'sidecarsDisabled';
+  /** The init containers with restartPolicy Always, in spec order. */
+  containers: string[];
+}
+
+export type NodeResourcesFitDetail = InsufficientResourceDetail | SidecarsDisabledDetail;
+
 export interface ResourceHolder {
   namespace: string;
   name: string;
@@ -33,7 +47,7 @@ export interface ResourceHolder {
 
 const holdersShown = 5;
 
-type NodeResourcesFitReason = RuleReason<'NodeResourcesFit', InsufficientResourceDetail>;
+type NodeResourcesFitReason = RuleReason<'NodeResourcesFit', NodeResourcesFitDetail>;
 
 // Resources the scheduler's framework.Resource tracks; anything else (say `storage`) it ignores.
 function isTracked(resource: string): boolean {
@@ -73,7 +87,7 @@ function trackedRequests(pod: PodFacts): readonly Asked[] {
 
 // Runs on every node, mostly before V8 compiles it: indexed loops (an unoptimised for...of with
 // destructuring walks an iterator per pair) and no bigint built on the way to the common answer.
-function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientResourceDetail[] {
+function insufficientResources(pod: PodFacts, node: NodeFacts, snapshot: Snapshot): InsufficientResourceDetail[] {
   // What most of 5,000 nodes have: enough of everything, the shared empty list (never added to).
   let out: InsufficientResourceDetail[] = passed;
   const podCapacity = node.allocatable['pods'] ?? 0n;
@@ -90,7 +104,7 @@ function insufficientResources(pod: PodFacts, node: NodeFacts): InsufficientReso
     const d = detail(resource, amount, used, allocatable, amount > allocatable);
     if (out === passed) out = [];
     // A node without the resource at all has nobody to name.
-    out.push(isScalar(resource) && allocatable > 0n ? { ...d, ...holdersOf(node, resource) } : d);
+    out.push(isScalar(resource) && allocatable > 0n ? { ...d, ...holdersOf(node, resource, requestRulesFor(snapshot)) } : d);
   }
   return out;
 }
@@ -100,9 +114,9 @@ function isScalar(resource: string): boolean {
 }
 
 /** Who holds a scalar resource on the node: what the reader must move to free a GPU. */
-function holdersOf(node: NodeFacts, resource: string): { holders: ResourceHolder[]; holderCount: number } {
+function holdersOf(node: NodeFacts, resource: string, rules: RequestRules): { holders: ResourceHolder[]; holderCount: number } {
   const all = node.pods
-    .map((pod): ResourceHolder => ({ namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', amount: podRequestTotal(pod)[resource] ?? 0n }))
+    .map((pod): ResourceHolder => ({ namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', amount: podRequestTotal(pod, rules)[resource] ?? 0n }))
     .filter((h) => h.amount > 0n)
     .sort((a, b) => (a.amount === b.amount ? byText(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`) : a.amount > b.amount ? -1 : 1));
   return { holders: all.slice(0, holdersShown), holderCount: all.length };
@@ -113,16 +127,25 @@ function detail(resource: string, requested: bigint, used: bigint, allocatable: 
   return { kind: 'insufficientResource', resource, requested, used, allocatable, free, short: requested - free, exceedsAllocatable };
 }
 
-const rule: FilterRule<'NodeResourcesFit', InsufficientResourceDetail> = {
-  meta: { name: 'NodeResourcesFit', kinds: ['insufficientResource'] },
+const nothingBefore: PreFilterOutcome<'NodeResourcesFit', NodeResourcesFitDetail> = Object.freeze({});
+
+const rule: FilterRule<'NodeResourcesFit', NodeResourcesFitDetail> = {
+  meta: { name: 'NodeResourcesFit', kinds: ['insufficientResource', 'sidecarsDisabled'] },
   needs: () => ['pods'],
-  // Pods missing from the input can only use more of the node: a shortfall found stays.
+  // Pods missing from the input can only use more of the node: a shortfall found stays (and
+  // the sidecars' refusal reads the pod alone).
   provenDespiteGaps: () => true,
-  filter({ pod }, node) {
-    const missing = insufficientResources(pod, node);
+  preFilter({ snapshot, pod }) {
+    if (sidecarsEnabled(releaseOf(snapshot).minor)) return nothingBefore;
+    const containers = (pod.pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name);
+    if (containers.length === 0) return nothingBefore;
+    return { reasons: [{ plugin: 'NodeResourcesFit', code: 'UnschedulableAndUnresolvable', detail: { kind: 'sidecarsDisabled', containers } }] };
+  },
+  filter({ snapshot, pod }, node) {
+    const missing = insufficientResources(pod, node, snapshot);
     if (missing.length === 0) return passed;
-    // One status for the node: unresolvable as soon as one resource cannot fit even on an empty node.
-    const code = missing.some((m) => m.exceedsAllocatable) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
+    // One status for the node: from v1.34, unresolvable as soon as one resource cannot fit even on an empty node.
+    const code = missing.some((m) => m.exceedsAllocatable) && unresolvableWhenAboveAllocatable(releaseOf(snapshot).minor) ? 'UnschedulableAndUnresolvable' : 'Unschedulable';
     return missing.map((detail): NodeResourcesFitReason => ({ plugin: 'NodeResourcesFit', code, detail }));
   },
 };

@@ -10,7 +10,8 @@ export interface NodeUnschedulableDetail {
 const unschedulableTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
 const rule: FilterRule<'NodeUnschedulable', NodeUnschedulableDetail> = {
-  meta: { name: 'NodeUnschedulable', kinds: ['nodeCordoned'] },
+  // v1.37's default profile runs NodeName first; until 1.36 this ran first (default_plugins.go).
+  meta: { name: 'NodeUnschedulable', kinds: ['nodeCordoned'], movedIn: { minor: 37, ranBefore: 'NodeName' } },
   needs: () => [],
   filter({ pod }, node) {
     if (!node.node.spec?.unschedulable) return passed;

@@ -10,8 +10,9 @@ function namespacesText(t: AffinityTermRef): string {
   const named = t.namespaces.length > 0 ? `in ${t.namespaces.length === 1 ? 'namespace' : 'namespaces'} ${t.namespaces.join(', ')}` : '';
   if (t.namespaceSelector === undefined) return named;
   const selector = `namespaceSelector ${t.namespaceSelector}`;
-  const unknown = t.namespaceSelectorUnknown ? ' (not evaluated: namespace labels are not in the snapshot, so it selected none)' : '';
-  return named ? `${named} or by ${selector}${unknown}` : `by ${selector}${unknown}`;
+  const selected = t.namespacesSelected ? ` (${t.namespacesSelected.length === 0 ? 'selects no namespace' : `selects ${t.namespacesSelected.join(', ')}`})` : '';
+  const unknown = t.namespaceSelectorUnknown ? ' (namespace labels could not be read: which namespaces it selects is unknown)' : '';
+  return named ? `${named} or by ${selector}${selected}${unknown}` : `by ${selector}${selected}${unknown}`;
 }
 
 function termText(t: AffinityTermRef): string {

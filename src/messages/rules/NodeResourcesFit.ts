@@ -1,7 +1,7 @@
 // NodeResourcesFit: what it checks, its messages (the request arithmetic) and short forms, and
 // the scheduler's wordings.
 import rule, { type ResourceHolder } from '../../engine/rules/NodeResourcesFit.js';
-import { filterWording } from '../../engine/scheduler-message/catalog.js';
+import { filterWording, preFilterWording } from '../../engine/scheduler-message/catalog.js';
 import type { InsufficientResourceDetail } from '../../engine/rules/NodeResourcesFit.js';
 import { list, plural, quantitiesAlike, quantity } from '../format.js';
 import { plugin, verb, type Clause } from '../plugin.js';
@@ -54,6 +54,8 @@ export default plugin(rule, {
     // which the wording does not show, hence no code here.
     filterWording(/^Insufficient (?<resource>\S+)$/, undefined, 'all'),
     { ...filterWording(/^Too many pods$/, undefined, 'v1.18+'), impliedDetail: { resource: 'pods' } },
+    // noderesources/fit.go PreFilter, with the SidecarContainers gate off (its default in v1.28).
+    preFilterWording(/^Pod has a restartable init container and the SidecarContainers feature is disabled$/, 'v1.28+ (SidecarContainers off; on by default from v1.29)'),
   ],
   messages: {
     insufficientResource: (d) => {
@@ -63,9 +65,12 @@ export default plugin(rule, {
       const full = d.exceedsAllocatable ? `${head}; more than the node's whole allocatable, no eviction can help` : head;
       return d.holders && d.holders.length > 0 ? `${full}; held by ${holdersText(d.resource, d.holders, d.holderCount ?? d.holders.length)}` : full;
     },
+    sidecarsDisabled: (d) =>
+      `the pod has restartable init containers (sidecars: ${list(d.containers)}), which this release's scheduler refuses while the SidecarContainers feature gate is off, its default before v1.29`,
   },
   short: {
     // cpu always in millicores, so that a table column reads in one unit (never `2` beside `1500m`).
+    sidecarsDisabled: () => 'sidecars off',
     insufficientResource: (d) => (d.resource === 'pods' ? `pods ${d.used}/${d.allocatable}` : `${d.resource} short ${d.resource === 'cpu' ? `${d.short}m` : quantitiesAlike(d.resource, [d.short]).join('')}`),
   },
   headline: {

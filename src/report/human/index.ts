@@ -3,6 +3,8 @@ import { judgedStages, type Diagnosis } from '../../engine/diagnosis.js';
 import { isNearToleration } from '../../engine/rules/TaintToleration.js';
 import { plural } from '../../messages/format.js';
 import { describeReason } from '../../messages/reasons.js';
+import { nominatedHeadline } from '../../messages/nominated.js';
+import { releaseLine } from '../../messages/release.js';
 import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
 import { escapeTerminal, escapeTerminalKeeping } from '../escape.js';
@@ -11,6 +13,7 @@ import { fixLines } from './fixes.js';
 import { gapLines } from './gaps.js';
 import { holderLines } from './holders.js';
 import { nearMisses } from './nearMisses.js';
+import { nominatedLines } from './nominated.js';
 import { requestLines, shortfallTable } from './resources.js';
 import { schedulerLines } from './scheduler.js';
 import { stageLines } from './stage.js';
@@ -77,7 +80,8 @@ function otherReasons(d: Diagnosis): string[] {
 export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): void {
   const colors = palette(out.color);
   const sections: string[][] = [];
-  sections.push([colors.bold(escapeTerminal(summarySentence(d))), ...noteLines(d)]);
+  const held = nominatedHeadline(d.nodes);
+  sections.push([colors.bold(escapeTerminal(summarySentence(d))), ...(held ? [escapeTerminal(held)] : []), ...noteLines(d)]);
   if (d.preFilter.length > 0) {
     sections.push(['Before any node (PreFilter)', ...d.preFilter.map((r) => escapeTerminal(`  ${r.plugin} (${r.code}): ${describeReason(r.detail)}`))]);
   }
@@ -86,6 +90,7 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   } else if (d.preFilter.length > 0 && d.nodes.length > 0) {
     sections.push([`Every node passes the filters; only the failure above stops the pod.`]);
   }
+  sections.push(nominatedLines(d, colors));
   sections.push(nearMisses(d, colors));
   sections.push(fixLines(d, colors));
   const reasons = otherReasons(d);
@@ -98,6 +103,8 @@ export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): v
   // Only where the scheduler still decides: past it (bound, never created, or bypassed by a
   // nodeName set by hand) its words on this pod are history, not cause.
   if (judgedStages.has(d.stage) && d.stage !== 'NodeNameSet') sections.push(schedulerLines(d, colors));
+  // Which release's rules were replayed, once, where the filters were (the version is the cluster's text).
+  if (judgedStages.has(d.stage)) sections.push([escapeTerminal(releaseLine(d.cluster))]);
   // Gap lines carry collection names and error details from the cluster; only the heading is coloured.
   const [gapsHeading, ...gaps] = gapLines(d, colors);
   if (gapsHeading !== undefined) sections.push([gapsHeading, ...gaps.map(escapeTerminal)]);

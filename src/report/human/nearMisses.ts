@@ -89,6 +89,13 @@ export function nearMisses(d: Diagnosis, colors: Palette): string[] {
     const made = make();
     if (made) blocks.set(key, { ...made, nodes: [node] });
   };
+  // A spec.nodeName no node has, against the node names it nearly is: before the reasons' blocks.
+  const stage = d.stageDetail;
+  if (stage.stage === 'NodeNameSet') {
+    for (const near of stage.nearNodes ?? []) {
+      add(`nodeName|${near.name}`, near.name, () => ({ title: `spec.nodeName ${stage.nodeName}, which no node has, vs the node's name`, lines: diffLines('node name', near.diff, colors) }));
+    }
+  }
   // Each detail's blocks worked out once: nodes of one class share their details.
   const known = new Map<Diagnosis['nodes'][number]['reasons'][number]['detail'], Entry[]>();
   for (const node of d.nodes) {

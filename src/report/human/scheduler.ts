@@ -1,17 +1,9 @@
 // What the scheduler itself said, and whether it agrees with the replay.
 import type { Diagnosis } from '../../engine/diagnosis.js';
+import { likelyCauseText } from '../../messages/likelyCauses.js';
 import { pluginPurpose } from '../../messages/plugins.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
-
-const causeText: Record<string, string> = {
-  clusterChanged: 'the cluster changed since the scheduler last tried (pods or nodes came or went)',
-  nodeCountDiffers: 'the scheduler saw a different number of nodes than the snapshot holds',
-  unknownWording: 'the message has reasons we do not recognise (a plugin we do not model, or a scheduler profile that is not the default)',
-  truncatedEvent: 'the event was cut at 1 KiB, so only its first reasons could be compared',
-  nonDefaultScheduler: 'the pod uses a scheduler other than default-scheduler, whose profile may differ',
-  partialData: 'part of the cluster could not be read (see below)',
-};
 
 export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   const s = d.scheduler;
@@ -27,7 +19,7 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
     out.push(`  ${colors.green('Agrees')}: ${escapeTerminal(`for every node, the first failing plugin we replay gives the same counts (${tally(s.schedulerTally)}).`)}`);
   } else if (s.agrees === false) {
     out.push(`  ${colors.red('Differs')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; '))}.`);
-    for (const cause of s.likelyCauses) out.push(escapeTerminal(`  - likely: ${causeText[cause] ?? cause}`));
+    for (const cause of s.likelyCauses) out.push(escapeTerminal(`  - likely: ${likelyCauseText(cause, s.evidence)}`));
   } else if (s.differences.length > 0) {
     // Every difference falls on a plugin the replay could not check: neither agreement nor not.
     out.push(`  ${colors.yellow('Cannot confirm')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; '))} (not checked here; see below).`);
@@ -41,7 +33,7 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
     }
     if (s.parsed.unknownReasons.length > 0) out.push(escapeTerminal(`  (wordings not recognised: ${s.parsed.unknownReasons.join('; ')})`));
   }
-  if (s.agrees !== false && s.likelyCauses.includes('truncatedEvent')) out.push(`  - ${causeText['truncatedEvent']}`);
+  if (s.agrees !== false && s.likelyCauses.includes('truncatedEvent')) out.push(`  - ${likelyCauseText('truncatedEvent', s.evidence)}`);
   return out;
 }
 

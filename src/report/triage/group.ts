@@ -72,10 +72,20 @@ function baseCause(d: Diagnosis): TriageCause {
       break;
   }
   if (d.counts.fitting > 0) return { stage: s.stage, reason: 'fitsSomewhere', key: '' };
+  // Pods that would fit but for room held for the same nominated pods wait on one preemption.
+  const held = heldFor(d);
+  if (held) return { stage: s.stage, reason: 'heldForNominated', key: held };
   const lead = leadingCause(d);
   if (lead) return { stage: s.stage, ...lead };
   if (d.counts.unproven > 0) return { stage: s.stage, reason: 'unproven', key: '' };
   return { stage: s.stage, reason: d.nodes.length === 0 ? 'noNodes' : 'unknown', key: '' };
+}
+
+/** The nominated pods (namespace/name, sorted) whose held room alone keeps the pod off some node. */
+function heldFor(d: Diagnosis): string | undefined {
+  const pods = new Set<string>();
+  for (const n of d.nodes) if (n.nominated?.decides) for (const p of n.nominated.pods) pods.add(`${p.namespace}/${p.name}`);
+  return pods.size > 0 ? [...pods].sort().join(',') : undefined;
 }
 
 function identity(c: TriageCause): string {

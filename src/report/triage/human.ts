@@ -28,6 +28,7 @@ function podsText(g: TriageGroupV1, allNamespaces: boolean): string {
 function causeWords(g: TriageGroupV1): string {
   if (g.cause.plugin) return `, ${g.cause.plugin}`;
   if (g.cause.reason === 'waitingForScaleUp') return `, waiting for ${g.cause.key}'s scale-up`;
+  if (g.cause.reason === 'heldForNominated') return `, room held for nominated ${g.cause.key.split(',').join(', ')}`;
   return g.cause.reason === 'scaleUpBackoff' ? `, ${g.cause.key.split(':')[0] ?? ''}'s scale-up backed off` : '';
 }
 

@@ -37,6 +37,22 @@ export function flatten(document: unknown, where: string): Located[] {
   return [{ object: document, where }];
 }
 
+/**
+ * `kubectl version -o json|yaml` output: no kind, a `clientVersion` and (when the server
+ * answered) a `serverVersion` (k8s.io/apimachinery version.Info). Undefined for anything else;
+ * otherwise the server's gitVersion, or null when the output has none.
+ */
+function serverVersionOf(document: unknown): string | null | undefined {
+  if (!isObject(document) || document['kind'] !== undefined) return undefined;
+  const server = document['serverVersion'];
+  if (!isObject(server) && !isObject(document['clientVersion'])) return undefined;
+  if (!isObject(server)) return null;
+  const git = server['gitVersion'];
+  if (typeof git === 'string' && git !== '') return git;
+  const { major, minor } = server;
+  return typeof major === 'string' && typeof minor === 'string' && major !== '' ? `v${major}.${minor.replace(/\+$/, '')}` : null;
+}
+
 /** What a dump reader finds, in file order, already parsed. */
 export interface DocumentSink {
   /** A document read whole: one object, a list, an array. */
@@ -63,6 +79,8 @@ export class ObjectReader implements DocumentSink {
   count = 0;
   /** Collections a typed list (PodList) was seen for, even an empty one. */
   readonly listed = new Set<CollectionName>();
+  /** The cluster's version, from the first `kubectl version` output that has the server's. */
+  serverVersion: string | undefined;
   private list: { kindKnown: boolean; itemKind: string | undefined; waiting: { item: unknown; where: string }[] } | undefined;
 
   constructor(private readonly emit: (found: Located) => void) {}
@@ -81,6 +99,12 @@ export class ObjectReader implements DocumentSink {
   }
 
   document(value: unknown, where: string): void {
+    // `kubectl version -o json` beside the objects: the cluster's version, not an object.
+    const version = serverVersionOf(value);
+    if (version !== undefined) {
+      if (version !== null) this.serverVersion ??= version;
+      return;
+    }
     this.noteList(isObject(value) ? value['kind'] : undefined);
     this.emitAll(flatten(value, where));
   }

@@ -147,7 +147,9 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
   // engine tells which matter for the pod.
   for (const c of objects.listed) captured.add(c);
   const gaps: Gap[] = collectionNames.filter((c) => collections[c].length === 0 && !captured.has(c)).map((collection) => ({ collection, cause: 'absentFromDump' }));
-  return { source: { kind: 'dump', description: target === '-' ? 'stdin' : target }, objects: collections, gaps, notes };
+  // Without `kubectl version` output in the dump, the cluster's version is unknown (no `cluster`).
+  const cluster = objects.serverVersion !== undefined ? { cluster: { version: objects.serverVersion } } : {};
+  return { source: { kind: 'dump', description: target === '-' ? 'stdin' : target }, objects: collections, gaps, notes, ...cluster };
 }
 
 /** `--from-dump target` as a source: the whole dump is read, whatever the query. */

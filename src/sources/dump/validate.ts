@@ -141,7 +141,7 @@ const pod = object({
     message: string,
     nominatedNodeName: string,
     startTime: string,
-    conditions: listOf(object({ type: string, status: string, reason: string, message: string })),
+    conditions: listOf(object({ type: string, status: string, reason: string, message: string, lastTransitionTime: string, lastProbeTime: string })),
     containerStatuses: listOf(containerStatus),
     initContainerStatuses: listOf(containerStatus),
     resourceClaimStatuses: listOf(object({ name: string, resourceClaimName: string })),
@@ -157,9 +157,13 @@ const node = object({
   status: object({
     allocatable: quantities,
     capacity: quantities,
-    conditions: listOf(object({ type: string, status: string })),
+    conditions: listOf(object({ type: string, status: string, lastTransitionTime: string })),
+    declaredFeatures: stringList,
   }),
 });
+
+// What a pod affinity term's namespaceSelector reads of a namespace: its name and labels.
+const namespace = object({ metadata });
 
 const persistentVolumeClaim = object({
   metadata,
@@ -313,6 +317,7 @@ const shapes: Record<string, Shape> = {
   ConfigMap: configMap,
   NodePool: nodePool,
   NodeClaim: nodeClaim,
+  Namespace: namespace,
 };
 
 interface Problem {

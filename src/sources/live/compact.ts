@@ -2,9 +2,10 @@
 // nodes (and every pod, above the per-node limit), and the nodes. Each is cut, page by page as
 // it arrives, to what the engine reads of it; the rest of a page is garbage once parsed.
 // - Nodes: a new record of the fields the engine reads (NodeRecord, snapshot/types.ts): name,
-//   uid, labels, cordon, taints, capacity, allocatable, conditions. status.images (every image
-//   on the node, often the largest part of a Node) and managedFields are cut from the page's
-//   bytes before it is parsed (Transport.list); annotations, addresses and nodeInfo go here.
+//   uid, labels, cordon, taints, capacity, allocatable, conditions, declared features.
+//   status.images (every image on the node, often the largest part of a Node) and managedFields
+//   are cut from the page's bytes before it is parsed (Transport.list); annotations, addresses
+//   and nodeInfo go here.
 //   A node list read in protobuf (protobuf/node.ts) is decoded straight into this record.
 // - Neighbour pods (pods bound to a node; never the pod being diagnosed, which is read apart,
 //   whole): a new record holding only the fields named below, so that what is kept of 50,000
@@ -21,7 +22,7 @@
 //   neighbour pods cut so and whole: a field the engine starts reading must be added here.
 // - cluster-autoscaler's status ConfigMap (one GET, fetch.ts): its name, namespace and `status` key.
 import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1NodeCondition, V1Pod, V1PodResourceClaim, V1PodStatus, V1Taint, V1Volume } from '@kubernetes/client-node';
-import { nodeRecordFields, type NodeRecord } from '../../snapshot/types.js';
+import { nodeRecordFields, type NamespaceRecord, type NodeRecord } from '../../snapshot/types.js';
 
 type Fields<T> = readonly (keyof T & string)[];
 
@@ -151,4 +152,10 @@ export function statusOnly(c: V1ConfigMap): V1ConfigMap {
     metadata: { name: c.metadata?.name ?? '', namespace: c.metadata?.namespace ?? '', ...(c.metadata?.resourceVersion ? { resourceVersion: c.metadata.resourceVersion } : {}) },
     data: status !== undefined ? { status } : {},
   };
+}
+
+/** A Namespace as the engine reads it (engine/namespaces.ts): its identity and labels. */
+export function namespaceRecord(ns: NamespaceRecord): NamespaceRecord {
+  const m = ns.metadata;
+  return { metadata: { ...(m?.name !== undefined ? { name: m.name } : {}), ...(m?.uid !== undefined ? { uid: m.uid } : {}), ...(m?.labels ? { labels: m.labels } : {}) } };
 }

@@ -23,22 +23,24 @@ import { judgedStages } from '../../engine/diagnosis.js';
 import { hasRequiredAntiAffinity, priorityOf } from '../../engine/facts.js';
 import { eventsAbout, type ObjectRef } from '../../engine/events.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
+import { selectsNamespacesByLabel } from '../../engine/namespaces.js';
 import { decideStage } from '../../engine/stage.js';
 import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
 import { parseQuery, resolve } from '../../engine/target.js';
 import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
 import { ruleSet } from '../../plugins.js';
-import { emptyCollections, type CollectionName, type Collections, type Gap, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
+import { emptyCollections, type CollectionName, type Collections, type Gap, type NamespaceRecord, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
 import type { LiveConfig } from './config.js';
-import { statusOnly } from './compact.js';
+import { namespaceRecord, statusOnly } from './compact.js';
 import { neighbourListCut, nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type TransportOptions } from './transport.js';
 import { readTriageLive } from './triage.js';
+import { readClusterVersion } from './version.js';
 import { watcher } from './watch.js';
 
 export interface LiveQuery {
@@ -70,6 +72,8 @@ const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 
 // Read together (podDevices) when a rule needs any of them for the pod (DynamicResources).
 const deviceCollections: readonly CollectionName[] = ['resourceClaims', 'deviceClasses', 'resourceSlices'];
 const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
+// A namespace as the engine reads it: its name and labels (spec and status are never read).
+const namespaceCut: ListCut<NamespaceRecord> = { reduce: namespaceRecord };
 
 interface Meta {
   metadata?: V1ObjectMeta;
@@ -102,6 +106,8 @@ class LiveReader {
   private readonly gaps: Gap[] = [];
   /** The nodes whose pods stage 3 read; unset until it runs (see Snapshot.podsReadOn). */
   private podsReadOn: string[] | undefined;
+  /** What `/version` said (Snapshot.cluster); unset until read. */
+  private cluster: Snapshot['cluster'];
   private readonly seen = new Map<CollectionName, Set<string>>();
   private readonly eventQueries = new Set<string>();
   private nodesListed: Promise<void> | undefined;
@@ -129,6 +135,7 @@ class LiveReader {
     }
     for (const gap of earlier.gaps) this.addGap(gap);
     if (earlier.podsReadOn) this.podsReadOn = [...earlier.podsReadOn];
+    if (earlier.cluster) this.cluster = earlier.cluster;
   }
 
   /**
@@ -150,6 +157,7 @@ class LiveReader {
       objects: this.objects,
       gaps: this.gaps,
       ...(this.podsReadOn ? { podsReadOn: this.podsReadOn } : {}),
+      ...(this.cluster ? { cluster: this.cluster } : {}),
     };
   }
 
@@ -422,6 +430,8 @@ class LiveReader {
       pending ? this.policies(ns) : undefined,
       pending && volumes ? this.podVolumes(pod, claims) : undefined,
       pending && devices ? this.podDevices() : undefined,
+      // The release whose rules are replayed, known before the plan asks the rules (podsThatMatter).
+      pending ? this.clusterVersion() : undefined,
     ]);
     if (!pending) return;
     const snapshot = this.snapshot();
@@ -437,8 +447,45 @@ class LiveReader {
       stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined,
       karpenter ? this.karpenterObjects() : undefined,
     ]);
-    const podsRead = await this.podsThatMatter(pod);
+    const [podsRead] = await Promise.all([this.podsThatMatter(pod), needed.has('namespaces') ? this.namespaces() : undefined]);
+    await this.ownNamespace(pod);
     if (stage === 'PreemptionPending') await this.nominatedNode(pod, podsRead);
+  }
+
+  /**
+   * Pending pods nominated to a node, of priority at least the pod's: the scheduler adds them to
+   * their node before it filters this pod there (engine/nominated.ts). One LIST by field selector,
+   * whose answer holds only such pods (few: those waiting for their victims to go); refused at
+   * cluster scope, the pod's own namespace, and the gap says what is missing.
+   */
+  private async nominatedPods(pod: V1Pod): Promise<void> {
+    const priority = priorityOf(pod);
+    const keep = (p: V1Pod) => priorityOf(p) >= priority;
+    const query = { fieldSelector: `spec.nodeName=,status.nominatedNodeName!=,${nonTerminal}` };
+    const refused = this.gaps.some((g) => g.collection === 'pods' && g.cause === 'forbidden' && g.permission.scope === 'cluster');
+    // Kept whole (few pods): their PodScheduled condition dates the nomination.
+    if (!refused && (await this.listOf<V1Pod>(resources.pods, undefined, 'listing pods nominated to a node', query, keep))) return;
+    const ns = namespaceOf(pod);
+    await this.listOf<V1Pod>(resources.pods, ns, `listing pods nominated to a node in namespace ${ns}`, query, keep);
+  }
+
+  /** Every namespace's name and labels: the pod's own affinity terms select namespaces by label. */
+  private async namespaces(): Promise<void> {
+    this.progress('listing namespaces (a pod affinity term selects them by label)');
+    await this.listOf<NamespaceRecord>(resources.namespaces, undefined, 'listing namespaces', {}, undefined, namespaceCut);
+  }
+
+  /**
+   * The pod's own namespace, when a pod already read has required anti-affinity whose
+   * namespaceSelector reads namespace labels: the scheduler matches that term against this
+   * namespace's labels. One GET; refused, the nodes it would decide are not checked.
+   */
+  private async ownNamespace(pod: V1Pod): Promise<void> {
+    const ns = namespaceOf(pod);
+    if (this.find<NamespaceRecord>('namespaces', undefined, ns)) return;
+    if (!this.objects.pods.some((p) => p !== pod && hasRequiredAntiAffinity(p) && selectsNamespacesByLabel(p))) return;
+    const found = await this.guarded(resources.namespaces, 'get', undefined, `reading namespace ${ns}`, () => this.transport.get({ path: pathOf(resources.namespaces, undefined, ns), what: `reading namespace ${ns}` }));
+    if (found) this.add('namespaces', [namespaceRecord(found as NamespaceRecord)]);
   }
 
   /**
@@ -455,6 +502,11 @@ class LiveReader {
     if (namespaces.length === 0) return;
     this.progress(`reading the disruption budgets of ${namespaces.length} namespace${namespaces.length === 1 ? '' : 's'} with pods on ${nominated}`);
     await Promise.all(namespaces.map((n) => this.listOf(resources.podDisruptionBudgets, n, `listing pod disruption budgets in namespace ${n}`)));
+  }
+
+  /** The cluster's version (engine/release.ts), once; unknown when `/version` cannot be read. */
+  private async clusterVersion(): Promise<void> {
+    this.cluster ??= await readClusterVersion(this.transport);
   }
 
   private podEvents(pod: V1Pod): Promise<boolean> {
@@ -622,7 +674,9 @@ class LiveReader {
       }));
     }
     await Promise.all(reads);
-    await this.neighbourVolumes(pod, names);
+    // Nominated pods only add to a node's failures: read where some node is still a candidate,
+    // once the bound pods' read has shown whether pods can be listed at cluster scope.
+    await Promise.all([this.neighbourVolumes(pod, names), this.nominatedPods(pod)]);
     return names.length <= this.perObjectReadsUpTo && !everything ? new Set(names) : 'all';
   }
 

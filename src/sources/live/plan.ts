@@ -15,6 +15,7 @@ import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import { nodeFacts, podFacts } from '../../engine/facts.js';
 import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from '../../engine/match/labelSelector.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleContext } from '../../engine/model.js';
+import { releaseOf, requestRulesFor, runsIn } from '../../engine/release.js';
 import { podClaimRefs } from '../../engine/volumes.js';
 import { isGap, type CollectionName, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 
@@ -86,23 +87,26 @@ function nodeOnlyRules(rules: readonly FilterRule[], pod: PodFacts): { rule: Fil
 export function candidateNodes(rules: readonly FilterRule[], pod: V1Pod, nodes: readonly NodeRecord[], snapshot: Snapshot): Candidates {
   let facts: PodFacts | undefined;
   try {
-    facts = podFacts(pod);
+    facts = podFacts(pod, requestRulesFor(snapshot));
   } catch {
     facts = undefined;
   }
+  // Only the rules of the cluster's release, as the engine replays them (release.ts).
+  const minor = releaseOf(snapshot).minor;
+  const released = rules.filter((rule) => runsIn(rule, minor));
   const all = nodes.map((node) => ({ node, facts: emptyNodeFacts(node) }));
   if (!facts) return { names: all.map((n) => n.node.metadata?.name ?? ''), failsPreFilter: false };
   const podOnly = facts;
   const known = all.flatMap((n) => (n.facts ? [n.facts] : []));
   const ctx: RuleContext = { snapshot: { ...snapshot, objects: { ...snapshot.objects, pods: [] } }, pod: podOnly, nodes: known };
   let allowed: Set<string> | undefined;
-  for (const rule of rules.filter((r) => r.meta.narrowsNodes && readWhole(r, podOnly, snapshot))) {
+  for (const rule of released.filter((r) => r.meta.narrowsNodes && readWhole(r, podOnly, snapshot))) {
     const outcome = rule.preFilter?.(ctx);
     if ((outcome?.reasons ?? []).length > 0) return { names: [], failsPreFilter: true };
     const names = outcome?.nodeNames;
     if (names) allowed = allowed ? new Set([...allowed].filter((n) => names.has(n))) : new Set(names);
   }
-  const settling = nodeOnlyRules(rules, podOnly);
+  const settling = nodeOnlyRules(released, podOnly);
   const fails = (nf: NodeFacts) =>
     settling.some(({ rule, standsWithoutPods }) =>
       rule.filter(ctx, nf).some((reason) => !standsWithoutPods || (rule.provenDespiteGaps?.(reason.detail, ['pods']) ?? false)),

@@ -9,15 +9,17 @@ import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
 import { isClusterAutoscalerEvent, isKarpenterEvent } from '../../engine/story/autoscaler.js';
 import type { TriageScope } from '../../engine/triage.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
-import { emptyCollections, type CollectionName, type Gap, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
+import { selectsNamespacesByLabel } from '../../engine/namespaces.js';
+import { emptyCollections, type CollectionName, type Gap, type NamespaceRecord, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { LiveConfig } from './config.js';
-import { statusOnly } from './compact.js';
+import { namespaceRecord, statusOnly } from './compact.js';
 import { nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport } from './transport.js';
 import type { ReadLiveOptions } from './fetch.js';
+import { readClusterVersion } from './version.js';
 
 const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 
@@ -30,6 +32,7 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
   options.onTransport?.(transport);
   const objects = emptyCollections();
   const gaps: Gap[] = [];
+  let cluster: Snapshot['cluster'];
   const where = scope.namespace === undefined ? 'all namespaces' : `namespace ${scope.namespace}`;
 
   // A refused read is a gap naming the permission; another failure, a gap saying what failed.
@@ -123,7 +126,20 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
       ),
       ...namespaces.flatMap((ns) => perNamespace.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, ns))),
       ...clusterWide.map((c) => fill(c as Exclude<CollectionName, 'events' | 'pods'>, undefined)),
+      readClusterVersion(transport).then((read) => void (cluster = read)),
+      // Pods nominated to a node hold room there for every pod of lower priority, wherever they
+      // are: read across namespaces when the scope is one (with -A they are among the pending).
+      scope.namespace === undefined
+        ? undefined
+        : list<V1Pod>(resources.pods, undefined, 'listing pods nominated to a node', { fieldSelector: `spec.nodeName=,status.nominatedNodeName!=,${nonTerminal}` }).then((items) => {
+            for (const pod of items ?? []) if (!seen.has(pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`)) objects.pods.push(pod);
+          }),
     ]);
+    // Namespace labels, where a pod affinity term selects namespaces by them (engine/namespaces.ts).
+    if (objects.pods.some(selectsNamespacesByLabel)) {
+      const items = await list<NamespaceRecord>(resources.namespaces, undefined, 'listing namespaces', {}, { reduce: namespaceRecord });
+      if (items) objects.namespaces.push(...items);
+    }
     // 3. What the autoscalers that spoke about a pending pod keep, once and together.
     await Promise.all([objects.events.some(isClusterAutoscalerEvent) ? autoscalerStatus() : undefined, objects.events.some(isKarpenterEvent) ? karpenterObjects() : undefined]);
     return done();
@@ -133,6 +149,6 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
 
   function done(): Snapshot {
     progress(`read ${transport.sent.length} request${transport.sent.length === 1 ? '' : 's'}`);
-    return { source: { kind: 'live', description: config.describe }, objects, gaps };
+    return { source: { kind: 'live', description: config.describe }, objects, gaps, ...(cluster ? { cluster } : {}) };
   }
 }

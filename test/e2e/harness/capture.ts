@@ -5,22 +5,18 @@
 // Scenario file:
 //   nodes:   [{ name, labels?, taints?, allocatable?, capacity?, unschedulable? }]
 //   objects: [ any manifests; Pods without spec.nodeName are the ones evaluated ]
+//   later:   [ manifests created once the scheduler has decided about the pods of objects ]
 //
 // Writes <outdir>/dump/ (one kubectl get <kind> -A -o yaml file per kind) and <outdir>/per-node.json:
 // for each unschedulable pod and each node, the PodScheduled message of a copy of the
 // pod pinned to that node alone by a required node affinity matchFields metadata.name In [node].
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
-import type { NodeSpec, Obj, PodCondition, PodLike } from './cluster.js';
+import type { PodCondition, PodLike } from './cluster.js';
 import { startTestCluster, type TestCluster } from './index.js';
 import { BYSTANDER, pinningHidesSpread, writeDumpDir, probeNodes, probeNodesByCordon, verdictOf as verdict, type Verdict } from './probe.js';
+import { applyScenario, readCaptureScenario, unboundPods } from './scenario.js';
 import { sleep } from './wait.js';
-
-interface Scenario {
-  nodes: (NodeSpec & { name: string })[];
-  objects: Obj[];
-}
 
 interface PodReport {
   namespace: string;
@@ -28,14 +24,6 @@ interface PodReport {
   podScheduled: Verdict;
   nodes: Record<string, Verdict>;
   pin?: 'affinity' | 'cordon';
-}
-
-function readScenario(file: string): Scenario {
-  const raw = parse(readFileSync(file, 'utf8')) as Partial<Scenario> | null;
-  const nodes = raw?.nodes ?? [];
-  const objects = (raw?.objects ?? []).filter((o): o is Obj => !!o && typeof o === 'object');
-  for (const n of nodes) if (!n.name) throw new Error(`${file}: every node needs a name`);
-  return { nodes, objects };
 }
 
 const key = (ns: string, name: string) => `${ns}/${name}`;
@@ -62,18 +50,13 @@ async function main(): Promise<void> {
     console.error('usage: npx tsx test/e2e/harness/capture.ts <scenario.yaml> <outdir>');
     process.exit(2);
   }
-  const scenario = readScenario(scenarioFile);
+  const scenario = readCaptureScenario(scenarioFile);
   mkdirSync(outDir, { recursive: true });
   const c = await startTestCluster();
   try {
-    for (const n of scenario.nodes) {
-      const { name, ...spec } = n;
-      await c.createNode(name, spec);
-    }
-    await c.apply([BYSTANDER, ...scenario.objects]);
-    const explicit = scenario.objects
-      .filter((o) => o.kind === 'Pod' && !(o.spec as { nodeName?: string } | undefined)?.nodeName)
-      .map((o): [string, string] => [o.metadata?.namespace ?? 'default', o.metadata?.name ?? '']);
+    await c.apply([BYSTANDER]);
+    await applyScenario(c, scenario);
+    const explicit = unboundPods([...scenario.objects, ...(scenario.later ?? [])]).map((o): [string, string] => [o.metadata?.namespace ?? 'default', o.metadata?.name ?? '']);
     const decided = await settlePending(c, explicit);
 
     const unschedulable = [...decided.values()].filter(({ condition }) => condition.status === 'False' && condition.reason === 'Unschedulable');

@@ -21,6 +21,8 @@ export interface NodeSpec {
   unschedulable?: boolean;
   /** Add kubernetes.io/hostname, kubernetes.io/os and kubernetes.io/arch like a kubelet (default true). */
   defaultLabels?: boolean;
+  /** status.declaredFeatures, as a kubelet of 1.36+ reports the features it supports (none: an older kubelet). */
+  declaredFeatures?: string[];
 }
 
 const DEFAULT_ALLOCATABLE: Record<string, string> = {
@@ -88,6 +90,7 @@ export async function createNode(t: ClusterTarget, name: string, spec: NodeSpec 
         cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
       ],
       addresses: [{ type: 'Hostname', address: name }],
+      ...(spec.declaredFeatures ? { declaredFeatures: spec.declaredFeatures } : {}),
     },
   });
   // TaintNodesByCondition admission added node.kubernetes.io/not-ready:NoSchedule at create;

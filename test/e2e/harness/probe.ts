@@ -32,7 +32,7 @@ export const BYSTANDER = {
 
 /** What capture.ts and the end-to-end round trip dump (`kubectl get <kinds> -A -o yaml`). */
 const DUMP_KINDS =
-  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,daemonsets,jobs,cronjobs,limitranges,resourcequotas,priorityclasses,poddisruptionbudgets,resourceclaims,deviceclasses,resourceslices';
+  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,daemonsets,jobs,cronjobs,limitranges,resourcequotas,priorityclasses,poddisruptionbudgets,resourceclaims,deviceclasses,resourceslices,namespaces';
 
 /**
  * The README's capture into a folder: one `kubectl get <kind> -A -o yaml` per kind, in a file
@@ -48,6 +48,9 @@ export async function writeDumpDir(c: TestCluster, dir: string): Promise<string>
   // The README's capture of cluster-autoscaler's status: that ConfigMap only (an empty list when none).
   const { stdout } = await c.kubectl(['get', 'configmaps', '-n', 'kube-system', '--field-selector', 'metadata.name=cluster-autoscaler-status', '-o', 'yaml']);
   writeFileSync(join(dir, 'configmaps.yaml'), stdout);
+  // The README's capture of the cluster's version (the release whose rules are replayed).
+  const version = await c.kubectl(['version', '-o', 'json']);
+  writeFileSync(join(dir, 'version.json'), version.stdout);
   return dir;
 }
 

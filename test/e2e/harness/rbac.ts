@@ -68,6 +68,21 @@ export function autoscalerStatusObjects(users: string[]): Obj[] {
   ];
 }
 
+/** The README's ClusterRole without its namespaces rule, bound to `user`: a reader who cannot see namespaces. */
+export function clusterReadWithoutNamespaces(user: string): Obj[] {
+  const rules = readmeRoles().clusterRole.filter((r) => !r.resources.includes('namespaces'));
+  return [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'wp-reader-no-namespaces' }, rules },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `wp-reader-no-namespaces-${user}` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'wp-reader-no-namespaces' },
+      subjects: [subject(user)],
+    },
+  ];
+}
+
 /** The README's Role in `namespace` and a RoleBinding there for each of `users`. */
 export function namespaceReadObjects(namespace: string, users: string[]): Obj[] {
   return [

@@ -21,15 +21,27 @@ export interface CaptureScenario {
   comment: string;
   nodes: (NodeSpec & { name: string })[];
   objects: Obj[];
+  /**
+   * Objects created once the scheduler has decided about every pod of `objects` (a pod that
+   * preempted is nominated by then): what a later pod meets depends on that order.
+   */
+  later?: Obj[];
 }
 
-function readCaptureScenario(file: string): CaptureScenario {
+const objectsIn = (list: unknown): Obj[] => (Array.isArray(list) ? list : []).filter((o): o is Obj => !!o && typeof o === 'object');
+
+export function readCaptureScenario(file: string): CaptureScenario {
   const text = readFileSync(file, 'utf8');
-  const raw = parse(text) as { nodes?: (NodeSpec & { name: string })[]; objects?: Obj[] } | null;
+  const raw = parse(text) as { nodes?: (NodeSpec & { name: string })[]; objects?: Obj[]; later?: Obj[] } | null;
   const comment = text.split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#\s?/, '')).join(' ');
   const nodes = raw?.nodes ?? [];
   for (const n of nodes) if (!n.name) throw new Error(`${file}: every node needs a name`);
-  return { name: basename(file, '.yaml'), file, comment, nodes, objects: (raw?.objects ?? []).filter((o): o is Obj => !!o && typeof o === 'object') };
+  return { name: basename(file, '.yaml'), file, comment, nodes, objects: objectsIn(raw?.objects), later: objectsIn(raw?.later) };
+}
+
+/** Pods of `objects` the scheduler is to place (no spec.nodeName). */
+export function unboundPods(objects: readonly Obj[]): Obj[] {
+  return objects.filter((o) => o.kind === 'Pod' && !(o.spec as { nodeName?: string } | undefined)?.nodeName);
 }
 
 export function captureScenarios(dir = CAPTURE_DIR): CaptureScenario[] {
@@ -61,6 +73,11 @@ const NO_SCHEDULER_GRACE_MS = 2000;
 export async function applyScenario(c: TestCluster, s: CaptureScenario): Promise<void> {
   await Promise.all(s.nodes.map(({ name, ...spec }) => c.createNode(name, spec)));
   await c.apply(s.objects);
+  if (!s.later || s.later.length === 0) return;
+  await Promise.all(unboundPods(s.objects).map((o) => c.waitForPodScheduled(nsOf(o), o.metadata?.name ?? '')));
+  // A preemption's nomination is written with the failure; a moment more for its status write.
+  await sleep(1000);
+  await c.apply(s.later);
 }
 
 interface EventLike extends Obj {
@@ -96,7 +113,7 @@ function stageOf(pod: PodLike, condition: PodCondition | undefined): Target['sta
  */
 export async function settleScenario(c: TestCluster, s: CaptureScenario): Promise<Target[]> {
   const targets: Target[] = [];
-  const pods = s.objects.filter((o) => o.kind === 'Pod' && !(o.spec as { nodeName?: string } | undefined)?.nodeName);
+  const pods = unboundPods([...s.objects, ...(s.later ?? [])]);
   const otherScheduler = (o: Obj) => ((o.spec as { schedulerName?: string } | undefined)?.schedulerName ?? 'default-scheduler') !== 'default-scheduler';
 
   const judged = async (ns: string, name: string) => {

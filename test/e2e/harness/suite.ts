@@ -70,6 +70,7 @@ const anyPodName = (text: string | undefined): string | undefined => text?.repla
  *                         (a dump proves them by the owner's template, or not at all);
  *   counts.nodes when no node is judged (nodes: [] in both): for a pod-less owner it counts
  *                         the nodes the source holds; a live read reads none, a dump has all;
+ *   cluster               a live read asks /version only for a pending pod (checked apart);
  *   FailedCreate events (stageDetail.failures, ownerEvents, summary): compared without the pod
  *                         name (a new one each retry), as a set (the controller keeps retrying
  *                         between the two reads), without counts and times.
@@ -89,7 +90,7 @@ export function roundTripView(d: DiagnosisJson): Record<string, unknown> {
     ...d.requests,
     origins: ((d.requests.origins as { from?: string }[] | undefined) ?? []).filter((o) => o.from !== 'limits'),
   };
-  const { gaps: _gaps, ...rest } = d;
+  const { gaps: _gaps, cluster: _cluster, ...rest } = d;
   return {
     ...rest,
     summary: d.stage === 'AdmissionRejected' ? anyPodName(d.summary) : d.summary,

@@ -19,11 +19,20 @@ export interface DiagnosisJson {
   stageDetail: { stage: string; owner?: { kind: string; namespace?: string; name: string }; failures?: { reason?: string; message?: string; reporter?: string }[]; [k: string]: unknown };
   summary: string;
   pod: { namespace: string; name?: string; uid?: string; [k: string]: unknown };
+  cluster?: { version?: string; rulesOf: string; assumed: boolean };
   requests?: Record<string, unknown>;
   preFilter: { plugin: string; code: string; kind: string; message: string }[];
-  nodes: { name: string; fits: boolean; verdict: 'fits' | 'fails' | 'unproven'; firstPlugin?: string; reasons: { plugin: string; code: string; kind: string; message: string }[]; unchecked?: string[] }[];
+  nodes: {
+    name: string;
+    fits: boolean;
+    verdict: 'fits' | 'fails' | 'unproven';
+    firstPlugin?: string;
+    reasons: { plugin: string; code: string; kind: string; message: string }[];
+    unchecked?: string[];
+    nominated?: { decides: boolean; pods: { namespace: string; name: string; priority: number; waitingOn: { namespace: string; name: string }[] }[] };
+  }[];
   counts: { nodes: number; fitting: number; unproven: number; byFirstPlugin: Record<string, number> };
-  notChecked: { plugin: string; cause: string }[];
+  notChecked: { plugin: string; cause: string; kind?: string; namespace?: string; nodes?: string[] }[];
   scheduler: {
     source: string;
     message?: string;

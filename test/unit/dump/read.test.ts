@@ -240,3 +240,41 @@ describe('objects are cut to what is read', () => {
     expect(node).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { a: 'b' } }, status: { allocatable: { cpu: '4' } } });
   });
 });
+
+describe("the cluster's version (`kubectl version -o json|yaml` in the dump)", () => {
+  // As kubectl v1.34 prints it; the server part is k8s.io/apimachinery version.Info.
+  const versionOutput = {
+    clientVersion: { major: '1', minor: '34', gitVersion: 'v1.34.1', platform: 'linux/amd64' },
+    kustomizeVersion: 'v5.7.1',
+    serverVersion: { major: '1', minor: '33+', gitVersion: 'v1.33.5-eks-3025e55', platform: 'linux/amd64' },
+  };
+
+  it.each([
+    ['version.json', JSON.stringify(versionOutput, null, 4)],
+    ['version.yaml', stringify(versionOutput)],
+  ])('%s in a folder: the server gitVersion, as served, and not counted as an object', async (name, text) => {
+    const without = await readDump(dumpFolder({ 'cluster.yaml': exampleText }), stdin());
+    const snapshot = await readDump(dumpFolder({ 'cluster.yaml': exampleText, [name]: text }), stdin());
+    expect(snapshot.cluster).toEqual({ version: 'v1.33.5-eks-3025e55' });
+    expect(snapshot.objects).toEqual(without.objects);
+    expect(snapshot.gaps).toEqual(without.gaps);
+    expect(without.cluster).toBeUndefined();
+  });
+
+  it('in the same multi-document YAML file as the objects, and from stdin', async () => {
+    const text = `${stringify(versionOutput)}---\n${exampleText}`;
+    const snapshot = await readDump('-', Readable.from([text]));
+    expect(snapshot.cluster).toEqual({ version: 'v1.33.5-eks-3025e55' });
+    expect(snapshot.objects.nodes.length).toBeGreaterThan(0);
+  });
+
+  it('without the server part (kubectl could not reach it): no version, and no error', async () => {
+    const { serverVersion: _server, ...clientOnly } = versionOutput;
+    const snapshot = await readDump(dumpFolder({ 'cluster.yaml': exampleText, 'version.json': JSON.stringify(clientOnly) }), stdin());
+    expect(snapshot.cluster).toBeUndefined();
+  });
+
+  it('a version alone is no dump', async () => {
+    await expect(readDump(dumpFolder({ 'version.json': JSON.stringify(versionOutput) }), stdin())).rejects.toThrow(/holds no Kubernetes objects/);
+  });
+});

@@ -11,7 +11,7 @@ interface Obj {
   [field: string]: unknown;
 }
 
-/** Objects by URL plural: `pods`, `nodes`, `events`, `replicasets`, `storageclasses`... */
+/** Objects by URL plural: `pods`, `nodes`, `events`, `replicasets`, `storageclasses`...; `version`: what `/version` answers (404 without). */
 export type Objects = Partial<Record<string, object[]>>;
 
 function field(object: Obj, path: string): string {
@@ -75,6 +75,10 @@ function clusterRoute(objects: Objects, forbid: string[] = [], notServed: string
     if (notServed.some(matchesPath(seen.path))) return json(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
     const forbidden = forbid.some(matchesPath(seen.path));
     if (forbidden) return json(res, 403, status(403, 'Forbidden', `${seen.path} is forbidden: User "alice" cannot get it`));
+    if (seen.path === '/version') {
+      const info = objects['version']?.[0];
+      return info ? json(res, 200, info) : json(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
+    }
     const parts = seen.path.split('/').filter(Boolean);
     // /api/v1/... or /apis/<group>/<version>/...
     const rest = parts[0] === 'api' ? parts.slice(2) : parts.slice(3);

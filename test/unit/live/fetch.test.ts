@@ -16,6 +16,7 @@ import { fakeClusters, type Objects } from './fake-cluster.js';
 const cluster = fakeClusters();
 
 const ns = 'shop';
+const NOMINATED = '/api/v1/pods?fieldSelector=spec.nodeName=,status.nominatedNodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500';
 const deployment = { metadata: { name: 'web', namespace: ns, uid: 'uid-deploy' }, spec: { selector: { matchLabels: { app: 'web' } } } };
 const replicaSet = {
   metadata: { name: 'web-7d9', namespace: ns, uid: 'uid-rs', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-deploy', controller: true }] },
@@ -73,7 +74,7 @@ function taintedCase(): Objects {
 const paths = (server: FakeApiServer) => server.requests.map((r) => `${r.path}${r.query.size > 0 ? `?${decodeURIComponent(r.query.toString())}` : ''}`);
 
 describe('a pod every node rejects on node objects alone', () => {
-  it('costs ten GETs and no pod list', async () => {
+  it('costs eleven GETs and no pod list', async () => {
     const server = await cluster(taintedCase());
     const lines: string[] = [];
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, (line) => lines.push(line));
@@ -89,6 +90,7 @@ describe('a pod every node rejects on node objects alone', () => {
         '/api/v1/namespaces/shop/limitranges?limit=500',
         '/api/v1/namespaces/shop/resourcequotas?limit=500',
         '/apis/scheduling.k8s.io/v1/priorityclasses?limit=500',
+        '/version',
       ].sort(),
     );
     expect(paths(server)[0]).toBe('/api/v1/namespaces/shop/pods/web-0');
@@ -101,7 +103,7 @@ describe('a pod every node rejects on node objects alone', () => {
     expect(snapshot.objects.deployments).toHaveLength(1);
     expect(snapshot.objects.priorityClasses).toHaveLength(1);
     expect(lines).toContain('every node fails on node objects alone: no pod list needed');
-    expect(lines.at(-1)).toBe('read 10 requests');
+    expect(lines.at(-1)).toBe('read 11 requests');
   });
 
   it('normalizes events the way dumps are read', async () => {
@@ -134,6 +136,40 @@ describe('a pod every node rejects on node objects alone', () => {
   });
 });
 
+describe("the cluster's version", () => {
+  const version = { major: '1', minor: '34', gitVersion: 'v1.34.4', platform: 'linux/amd64' };
+
+  it('is one GET of /version, kept as served, and the diagnosis replays that release', async () => {
+    const server = await cluster({ ...taintedCase(), version: [version] });
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server).filter((p) => p === '/version')).toEqual(['/version']);
+    expect(snapshot.cluster).toEqual({ version: 'v1.34.4' });
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error(`expected a diagnosis, got ${outcome.kind}`);
+    expect(outcome.diagnosis.cluster).toEqual({ version: 'v1.34.4', rulesOf: '1.34', assumed: false });
+    expectValidDiagnosis(JSON.parse(JSON.stringify(present(outcome.diagnosis))), 'live diagnosis');
+  });
+
+  it('refused (403) or not served (404): unknown, no gap, and reading goes on', async () => {
+    for (const server of [await cluster(taintedCase(), ['/version']), await cluster(taintedCase())]) {
+      const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+      expect(snapshot.cluster).toEqual({});
+      expect(snapshot.gaps).toEqual([]);
+      expect(snapshot.objects.nodes).toHaveLength(3);
+      const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+      if (outcome.kind !== 'diagnosis') throw new Error(`expected a diagnosis, got ${outcome.kind}`);
+      expect(outcome.diagnosis.cluster).toEqual({ rulesOf: '1.37', assumed: true });
+    }
+  });
+
+  it('a triage reads it once', async () => {
+    const server = await cluster({ ...taintedCase(), version: [version] });
+    const snapshot = await readTriageLive(configFor(server.url), { namespace: ns }, () => undefined);
+    expect(paths(server).filter((p) => p === '/version')).toHaveLength(1);
+    expect(snapshot.cluster).toEqual({ version: 'v1.34.4' });
+  });
+});
+
 describe('pods that can change a verdict', () => {
   function roomyCase(): Objects {
     const objects = taintedCase();
@@ -147,6 +183,7 @@ describe('pods that can change a verdict', () => {
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
     const podReads = paths(server).filter((p) => p.startsWith('/api/v1/pods'));
     expect(podReads.sort()).toEqual([
+      NOMINATED,
       '/api/v1/pods?fieldSelector=spec.nodeName=n2,status.phase!=Succeeded,status.phase!=Failed&limit=500',
       '/api/v1/pods?fieldSelector=spec.nodeName=n3,status.phase!=Succeeded,status.phase!=Failed&limit=500',
     ]);
@@ -163,10 +200,30 @@ describe('pods that can change a verdict', () => {
     expect(outcome.diagnosis.fixes.flatMap((f) => f.makesFit)).not.toContain('n1');
   });
 
+  it('reads the pods nominated to a node, of priority at least the pod\'s, and the replay counts them there', async () => {
+    const objects = roomyCase();
+    const nominated = (name: string, priority: number) => {
+      const p = pod(name, 'prod').req({ cpu: '3' }).obj();
+      p.spec!.priority = priority;
+      p.status = { phase: 'Pending', nominatedNodeName: 'n4' };
+      return p;
+    };
+    // n4 runs nothing: only the room held for checkout keeps web-0 (2 cpu) off it.
+    objects.nodes = [...(objects.nodes ?? []), node('n4').obj()];
+    objects.pods = [...(objects.pods ?? []), nominated('checkout', 1000), nominated('batch', -5)];
+    const server = await cluster(objects);
+    const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' });
+    expect(paths(server)).toContain(NOMINATED);
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'checkout', 'web-0']);
+    const outcome = diagnose(ruleSet, snapshot, { namespace: ns, name: 'web-0' });
+    if (outcome.kind !== 'diagnosis') throw new Error('expected a diagnosis');
+    expect(outcome.diagnosis.nodes.find((n) => n.name === 'n4')?.nominated).toEqual({ pods: [{ namespace: 'prod', name: 'checkout', priority: 1000, waitingOn: [] }], decides: true });
+  });
+
   it('above the per-node limit, lists every non-terminal pod once and keeps the candidates', async () => {
     const server = await cluster(roomyCase());
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });
-    expect(paths(server).filter((p) => p.startsWith('/api/v1/pods'))).toEqual(['/api/v1/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500']);
+    expect(paths(server).filter((p) => p.startsWith('/api/v1/pods')).sort()).toEqual(['/api/v1/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500', NOMINATED]);
     expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
   });
 
@@ -201,7 +258,7 @@ describe('pods that can change a verdict', () => {
   it('namespaces that cannot be listed: one paged read of every pod, and nothing missing', async () => {
     const server = await cluster(roomyCase(), ['/api/v1/namespaces']);
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });
-    expect(paths(server).filter((p) => p.startsWith('/api/v1/pods'))).toEqual(['/api/v1/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500']);
+    expect(paths(server).filter((p) => p.startsWith('/api/v1/pods')).sort()).toEqual(['/api/v1/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500', NOMINATED]);
     expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
     expect(snapshot.gaps).toEqual([]);
   });

@@ -16,7 +16,9 @@ import rule, {
 } from '../../../src/engine/rules/InterPodAffinity.js';
 import descriptor from '../../../src/messages/rules/InterPodAffinity.js';
 import { affinity, antiAffinity, exists, expressions, inValues, notIn, terminating } from '../../support/affinity-builders.js';
-import { contextFor, node, pod } from '../../support/builders.js';
+import { buildContext } from '../../../src/engine/facts.js';
+import type { Gap, NamespaceRecord } from '../../../src/snapshot/types.js';
+import { contextFor, node, pod, snapshotOf } from '../../support/builders.js';
 import { verdicts, type FilterCase } from '../../support/rules.js';
 
 const { messages } = descriptor;
@@ -228,27 +230,6 @@ const namespaces: FilterCase[] = [
     },
   },
   {
-    name: 'a namespaceSelector on other namespace labels cannot be evaluated, and the reason says so',
-    pod: pod('p')
-      .labels({ security: 'S1' })
-      .with(affinity('region', expressions(securityscan), { namespaceSelector: expressions(inValues('team', 'team1')) }))
-      .obj(),
-    nodes: [node1()],
-    pods: [existing('scan', 'node1', { service: 'securityscan' }, 'subteam1.team1').obj()],
-    want: {
-      node1: [
-        unmatched([
-          {
-            term: term(0, 'region', 'service in (securityscan,value2)', [], { namespaceSelector: 'team in (team1)', namespaceSelectorUnknown: true }),
-            domain: 'r1',
-            elsewhere: [],
-            elsewhereDomains: 0,
-          },
-        ]),
-      ],
-    },
-  },
-  {
     name: 'anti-affinity with a matching namespaceSelector',
     pod: pod('p', 'subteam1.team1')
       .labels({ security: 'S1' })
@@ -299,7 +280,7 @@ const namespaces: FilterCase[] = [
       node1: [
         existingConflict({
           pod: ref('other', 'node1', 'ns2'),
-          term: term(0, 'zone', 'service in (securityscan,value2)', [], { namespaceSelector: 'kubernetes.io/metadata.name in (ns1)' }),
+          term: term(0, 'zone', 'service in (securityscan,value2)', [], { namespaceSelector: 'kubernetes.io/metadata.name in (ns1)', namespacesSelected: ['ns1'] }),
           domain: 'z11',
         }),
       ],
@@ -540,6 +521,56 @@ describe('InterPodAffinity', () => {
     });
   });
 
+  describe('namespace labels', () => {
+    const ns = (name: string, labels: Record<string, string> = {}): NamespaceRecord => ({ metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } } });
+    const namespacesGap: Gap = { collection: 'namespaces', cause: 'forbidden', permission: { verb: 'list', resource: 'namespaces', scope: 'cluster' } };
+    // An existing pod's required anti-affinity against app=web in namespaces labelled env=prod.
+    const db = () => existing('db-0', 'node1', { app: 'db' }, 'data').with(antiAffinity('hostname', { app: 'web' }, { namespaceSelector: { matchLabels: { env: 'prod' } } })).obj();
+    const web = () => pod('web-0', 'shop').labels({ app: 'web' }).obj();
+    const hosts = () => [n('node1', { hostname: 'node1' }), n('node2', { hostname: 'node2' })];
+    const run = (target: ReturnType<typeof web>, pods: ReturnType<typeof db>[], namespaces: NamespaceRecord[], gaps: Gap[] = []) => {
+      const ctx = buildContext(snapshotOf({ nodes: hosts(), pods: [...pods, target], namespaces }, gaps), target);
+      return Object.fromEntries(ctx.nodes.map((facts) => [facts.name, { reasons: rule.filter(ctx, facts), notChecked: rule.notCheckedOn?.(ctx, facts) }]));
+    };
+    const dbTerm = (extra: Partial<AffinityTermRef> = {}) => term(0, 'hostname', 'app=web', [], { namespaceSelector: 'env=prod', ...extra });
+
+    it("an existing pod's namespaceSelector selects the pending pod's namespace by its labels", () => {
+      expect(run(web(), [db()], [ns('shop', { env: 'prod' }), ns('data')])).toEqual({
+        node1: { reasons: [existingConflict({ pod: ref('db-0', 'node1', 'data'), term: dbTerm({ namespacesSelected: ['shop'] }), domain: 'node1' })], notChecked: undefined },
+        node2: { reasons: [], notChecked: undefined },
+      });
+    });
+
+    it("an existing pod's namespaceSelector does not select a namespace without the label", () => {
+      expect(run(web(), [db()], [ns('shop', { env: 'staging' }), ns('data')])).toEqual({ node1: { reasons: [], notChecked: undefined }, node2: { reasons: [], notChecked: undefined } });
+    });
+
+    it("the pending pod's namespace unread leaves only the nodes the term reaches not checked, naming the namespace", () => {
+      expect(run(web(), [db()], [], [namespacesGap])).toEqual({
+        node1: { reasons: [], notChecked: { kind: 'namespaceLabelsUnread', namespace: 'shop', namespaceSelectors: ['env=prod'] } },
+        node2: { reasons: [], notChecked: undefined },
+      });
+    });
+
+    it('a term whose pod labels do not match needs no namespace', () => {
+      const other = pod('api-0', 'shop').labels({ app: 'api' }).obj();
+      expect(run(other, [db()], [], [namespacesGap])).toEqual({ node1: { reasons: [], notChecked: undefined }, node2: { reasons: [], notChecked: undefined } });
+    });
+
+    it("the pending pod's own anti-affinity resolves its namespaceSelector against the cluster's namespaces", () => {
+      const target = pod('web-1', 'shop').labels({ app: 'web' }).with(antiAffinity('hostname', { app: 'db' }, { namespaceSelector: { matchLabels: { tier: 'data' } } })).obj();
+      const plain = existing('db-0', 'node1', { app: 'db' }, 'data').obj();
+      const own = (extra: Partial<AffinityTermRef>) => term(0, 'hostname', 'app=db', [], { namespaceSelector: 'tier=data', ...extra });
+      expect(run(target, [plain], [ns('shop'), ns('data', { tier: 'data' })])).toEqual({
+        node1: { reasons: [antiConflict(conflict(own({ namespacesSelected: ['data'] }), 'node1', ref('db-0', 'node1', 'data')))], notChecked: undefined },
+        node2: { reasons: [], notChecked: undefined },
+      });
+      // Unreadable namespaces: the term selects nothing it can prove, says so, and the rule needs them.
+      expect(run(target, [plain], [], [namespacesGap])).toEqual({ node1: { reasons: [], notChecked: undefined }, node2: { reasons: [], notChecked: undefined } });
+      expect(rule.needs(contextFor(target, []).pod)).toEqual(['nodes', 'pods', 'namespaces']);
+    });
+  });
+
   it('lists the first five conflicting pods and counts the rest', () => {
     const pods = Array.from({ length: 7 }, (_, i) => existing(`web-${i}`, 'nodeA', { app: 'web' }).obj());
     const got = verdicts(rule, pod('p').with(antiAffinity('zone', { app: 'web' })).obj(), [rz('nodeA', 'r1', 'z1')], { pods });
@@ -621,16 +652,17 @@ describe('InterPodAffinity', () => {
       );
     });
 
-    it("names the existing pod whose anti-affinity selects this pod, and the namespaceSelector it could not evaluate", () => {
+    it('names the existing pod whose anti-affinity selects this pod, and what its namespaceSelector selected', () => {
       expect(
         messages.existingPodAntiAffinityConflict({
           kind: 'existingPodAntiAffinityConflict',
-          conflicts: [{ pod: ref('cache-0', 'nodeA', 'shop'), term: term(0, 'zone', 'app=web', [], { namespaceSelector: 'team in (a)', namespaceSelectorUnknown: true }), domain: 'z1' }],
+          conflicts: [{ pod: ref('cache-0', 'nodeA', 'shop'), term: term(0, 'zone', 'app=web', [], { namespaceSelector: 'team in (a)' }), domain: 'z1' }],
           conflictCount: 1,
         }),
-      ).toBe(
-        'shop/cache-0 on nodeA has anti-affinity term 1 (pods app=web by namespaceSelector team in (a) (not evaluated: namespace labels are not in the snapshot, so it selected none), topologyKey zone) matching this pod, and this node shares zone=z1 with it',
-      );
+      ).toBe('shop/cache-0 on nodeA has anti-affinity term 1 (pods app=web by namespaceSelector team in (a), topologyKey zone) matching this pod, and this node shares zone=z1 with it');
+      expect(
+        messages.podAntiAffinityConflict({ kind: 'podAntiAffinityConflict', terms: [conflict(term(0, 'hostname', 'app=db', [], { namespaceSelector: 'tier=data', namespacesSelected: ['data'] }), 'nodeA', ref('db-0', 'nodeA', 'data'))] }),
+      ).toBe('required pod anti-affinity term 1 (pods app=db by namespaceSelector tier=data (selects data), topologyKey hostname): hostname=nodeA already runs 1 matching pod: data/db-0 on nodeA');
     });
   });
 });

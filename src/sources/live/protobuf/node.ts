@@ -92,7 +92,10 @@ function spec(r: Reader, end: number, pass: Pass): Obj {
   return out;
 }
 
-/** NodeStatus: capacity 1, allocatable 2, conditions 4; images (8) and the rest skipped. */
+/**
+ * NodeStatus: capacity 1, allocatable 2, conditions 4, declaredFeatures 14 (repeated string,
+ * k8s.io/api v0.37 generated.proto); images (8) and the rest skipped.
+ */
 function status(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = {};
   while (r.within(end)) {
@@ -101,6 +104,7 @@ function status(r: Reader, end: number, pass: Pass): Obj {
     else if (field === 1) out['capacity'] = addEntry(out['capacity'] as Obj | undefined, r, pass, true);
     else if (field === 2) out['allocatable'] = addEntry(out['allocatable'] as Obj | undefined, r, pass, true);
     else if (field === 4) push(out, 'conditions', condition(r, r.enter(), pass));
+    else if (field === 14) push(out, 'declaredFeatures', pass.intern.of(r.string()));
     else r.skip(wire);
   }
   return out;

@@ -1,0 +1,134 @@
+// Which Kubernetes release's scheduler the replay follows: the cluster's, from its version
+// (Snapshot.cluster), where the filters behave differently from one minor release to another
+// with the release's default feature gates (ARCHITECTURE.md, "Releases"). A cluster whose
+// version is unknown is replayed as the newest release modelled, and the diagnosis says so.
+import type { Snapshot } from '../snapshot/types.js';
+import type { FilterRule, RuleSet } from './model.js';
+import type { RequestRules } from './resources/requests.js';
+
+/** The newest minor release modelled: a newer cluster, or one of unknown version, is replayed as it. */
+export const newestMinor = 37;
+/** The oldest minor release told apart (SidecarContainers came in 1.28): an older cluster is replayed as it. */
+export const oldestMinor = 28;
+
+export interface Release {
+  /** The apiserver's gitVersion as the input gives it, when it does. */
+  version?: string;
+  /** The minor release (of 1.x) whose rules are replayed. */
+  minor: number;
+  /** True when the input does not give a version that reads as 1.x: the newest release is replayed. */
+  assumed: boolean;
+}
+
+/** What a diagnosis says of the release it replayed (Diagnosis.cluster, `cluster` in -o json). */
+export interface ClusterRelease {
+  /** The cluster's version as the input gives it (`v1.34.4`); absent when it does not. */
+  version?: string;
+  /** The release whose filters and request arithmetic were replayed: `1.34`. */
+  rulesOf: string;
+  /** True when the cluster's version is unknown (or not a 1.x version): the newest release modelled was replayed. */
+  assumed: boolean;
+}
+
+export function clusterRelease(release: Release): ClusterRelease {
+  return { ...(release.version !== undefined ? { version: release.version } : {}), rulesOf: `1.${release.minor}`, assumed: release.assumed };
+}
+
+/** `v1.34.4`, `v1.33.5-eks-3025e55`, `1.31` -> the minor release; undefined for anything else. */
+export function minorOf(version: string): number | undefined {
+  const m = /^v?1\.(\d{1,3})(?![\d])/.exec(version.trim());
+  return m ? Number(m[1]) : undefined;
+}
+
+const releases = new WeakMap<Snapshot, Release>();
+
+/** The release the snapshot's cluster runs, clamped to those modelled; read once per snapshot. */
+export function releaseOf(snapshot: Snapshot): Release {
+  let release = releases.get(snapshot);
+  if (!release) {
+    const version = snapshot.cluster?.version;
+    const minor = version === undefined ? undefined : minorOf(version);
+    release = {
+      ...(version !== undefined ? { version } : {}),
+      minor: minor === undefined ? newestMinor : Math.min(newestMinor, Math.max(oldestMinor, minor)),
+      assumed: minor === undefined,
+    };
+    releases.set(snapshot, release);
+  }
+  return release;
+}
+
+// One rule set per release asked for, so that a triage's pods share it (and the equivalence
+// cache its judgements).
+const ruleSets = new WeakMap<RuleSet, Map<number, RuleSet>>();
+
+/** Whether the release's default scheduler runs the rule (`meta.since`, absent: every release). */
+export function runsIn(rule: FilterRule, minor: number): boolean {
+  return (rule.meta.since ?? 0) <= minor;
+}
+
+/** `rules` (the newest release's filter order) in the release's order: a rule moved since goes back where it ran. */
+function inOrderOf(rules: readonly FilterRule[], minor: number): readonly FilterRule[] {
+  let out = rules;
+  for (const rule of rules) {
+    const moved = rule.meta.movedIn;
+    if (!moved || minor >= moved.minor) continue;
+    const rest = out.filter((r) => r !== rule);
+    const at = rest.findIndex((r) => r.meta.name === moved.ranBefore);
+    out = at < 0 ? out : [...rest.slice(0, at), rule, ...rest.slice(at)];
+  }
+  return out;
+}
+
+/** `plugins` without the rules the release does not run (`meta.since` after it), in the release's filter order. */
+export function forRelease(plugins: RuleSet, minor: number): RuleSet {
+  let byMinor = ruleSets.get(plugins);
+  if (!byMinor) ruleSets.set(plugins, (byMinor = new Map()));
+  let set = byMinor.get(minor);
+  if (!set) {
+    const rules = inOrderOf(plugins.rules.filter((rule) => runsIn(rule, minor)), minor);
+    set = rules.length === plugins.rules.length && rules.every((r, i) => r === plugins.rules[i]) ? plugins : { ...plugins, rules };
+    byMinor.set(minor, set);
+  }
+  return set;
+}
+
+// One object per combination: the request arithmetic keeps a cache per rules object.
+const requestRuleObjects = new Map<string, RequestRules>();
+
+/**
+ * How the release's scheduler counts a pod's request (k8s.io/component-helpers/resource
+ * PodRequests, as noderesources/fit.go and the NodeInfo of bound pods call it):
+ * - PodLevelResources, beta and on by default from 1.34 (alpha, off, in 1.32 and 1.33): pod-level
+ *   `spec.resources` replaces the containers' cpu and memory (SkipPodLevelResources before);
+ * - InPlacePodVerticalScaling, beta and on by default from 1.33 (GA 1.35): a bound pod counts the
+ *   larger of its spec and its status's allocated or actual resources (UseStatusResources).
+ */
+function requestRulesOf(minor: number): RequestRules {
+  const rules: RequestRules = { podLevelResources: minor >= 34, statusResources: minor >= 33 };
+  const key = `${rules.podLevelResources}/${rules.statusResources}`;
+  let shared = requestRuleObjects.get(key);
+  if (!shared) requestRuleObjects.set(key, (shared = Object.freeze(rules)));
+  return shared;
+}
+
+/** The snapshot's release's request arithmetic. */
+export function requestRulesFor(snapshot: Snapshot): RequestRules {
+  return requestRulesOf(releaseOf(snapshot).minor);
+}
+
+/**
+ * SidecarContainers, beta and on by default from 1.29 (alpha, off, in 1.28): with it off,
+ * NodeResourcesFit's PreFilter refuses a pod with a restartable init container.
+ */
+export function sidecarsEnabled(minor: number): boolean {
+  return minor >= 29;
+}
+
+/**
+ * Since kubernetes/kubernetes PR #131345 (1.34), NodeResourcesFit says UnschedulableAndUnresolvable
+ * for a request above the node's whole allocatable (preemption cannot help); Unschedulable before.
+ */
+export function unresolvableWhenAboveAllocatable(minor: number): boolean {
+  return minor >= 34;
+}
