@@ -7,7 +7,8 @@ import { judgedStages, schedulerJudgedStages, type Diagnosis, type NodeVerdict, 
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './facts.js';
-import { proposeFixes } from './fixes/index.js';
+import { ordered, proposeFixes } from './fixes/index.js';
+import { waitFixes } from './fixes/wait.js';
 import { relevantGaps, withDerivedGaps } from './gaps.js';
 import { judge, type Judgement } from './judge.js';
 import { karpenterCollections, withKarpenter } from './karpenter/index.js';
@@ -150,6 +151,9 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
   const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage);
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
   const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
+  // What is under way comes first; while it is, no capacity change (a cut request, a preemption) is advice.
+  const waits = judged ? waitFixes(stageDetail) : [];
+  const fixes = waits.length > 0 ? ordered([...waits, ...proposed.fixes.filter((f) => f.class !== 'capacity')]) : proposed.fixes;
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial, () =>
     disagreementEvidence(snapshot, pod, podEvents, judgement.nodes, judgement.notChecked),
   );
@@ -170,7 +174,7 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
     ownerEvents,
     notes: [...notes, ...sourceNotes(snapshot)],
     gaps,
-    fixes: proposed.fixes,
+    fixes,
     podsToConfirmFixes: proposed.podsToRead,
   };
 }

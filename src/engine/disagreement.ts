@@ -3,7 +3,7 @@
 // feature it does not model, another scheduler's profile, objects newer than the scheduler's
 // last attempt), and only then "the cluster changed". Each with its evidence.
 import type { V1Pod } from '@kubernetes/client-node';
-import { newestOf, toTime, type ClusterEvent, type Snapshot } from '../snapshot/types.js';
+import { instantOrNone, newestOf, toTime, type ClusterEvent, type Snapshot } from '../snapshot/types.js';
 import type { NodeVerdict, NotChecked } from './diagnosis.js';
 import type { PluginName } from './plugins.js';
 
@@ -55,7 +55,7 @@ function changesSince(snapshot: Snapshot, since: number, target: V1Pod): ChangeS
     if (created !== undefined && created > since) out.push({ ...ref, what: 'created', at: created });
     const deleting = toTime(pod.metadata?.deletionTimestamp);
     // deletionTimestamp is when the grace period ends: the deletion was asked for up to that much earlier.
-    const asked = deleting !== undefined ? deleting - (pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000 : undefined;
+    const asked = instantOrNone(deleting !== undefined ? deleting - (pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000 : undefined);
     if (asked !== undefined && asked > since) out.push({ ...ref, what: 'deleting', at: asked });
   }
   // One change per node: its Ready condition where that turned, else the newest that did.

@@ -20,15 +20,28 @@ export interface NominatedPod {
   waitingOn: { namespace: string; name: string }[];
 }
 
+// Every pending pod with a nomination, found once per collection of pods: a triage diagnoses
+// thousands of pending pods against the same 100,000, and each asks for its own subset.
+const nominations = new WeakMap<readonly V1Pod[], readonly V1Pod[]>();
+
+function nominatedPods(pods: readonly V1Pod[]): readonly V1Pod[] {
+  let found = nominations.get(pods);
+  if (!found) {
+    const list: V1Pod[] = [];
+    for (const pod of pods) if (pod.status?.nominatedNodeName && !pod.spec?.nodeName && !isTerminal(pod) && !isTerminating(pod)) list.push(pod);
+    nominations.set(pods, (found = list));
+  }
+  return found;
+}
+
 /** Pending pods nominated to each node that the scheduler adds when it filters `target` there. */
 export function nominatedFor(snapshot: Snapshot, target: V1Pod): ReadonlyMap<string, readonly V1Pod[]> | undefined {
   const priority = priorityOf(target);
   const self = podKey(target);
   const uid = target.metadata?.uid;
   let byNode: Map<string, V1Pod[]> | undefined;
-  for (const pod of snapshot.objects.pods) {
-    const node = pod.status?.nominatedNodeName;
-    if (!node || pod.spec?.nodeName || isTerminal(pod) || isTerminating(pod)) continue;
+  for (const pod of nominatedPods(snapshot.objects.pods)) {
+    const node = pod.status?.nominatedNodeName ?? '';
     // addGENominatedPods: priority >= the pod's, and never the pod itself.
     if (priorityOf(pod) < priority || (uid !== undefined && pod.metadata?.uid === uid) || podKey(pod) === self) continue;
     byNode ??= new Map();

@@ -4,10 +4,11 @@
 // a container's request). Cluster strings go in as they are; the human reporter escapes them.
 import type { V1NodeSelectorRequirement, V1Toleration } from '@kubernetes/client-node';
 import { Document } from 'yaml';
-import { editsPodSpec, type Change, type Fix, type RequestPlace, type SpecTarget } from '../engine/fixes/index.js';
+import { editsPodSpec, type Change, type Fix, type FixCaution, type FixClass, type RequestPlace, type SpecTarget } from '../engine/fixes/index.js';
 import { formatRequirement } from '../engine/match/nodeSelector.js';
 import { formatTaint, formatToleration } from '../engine/match/tolerations.js';
 import { describeCodePoint } from '../engine/nearmiss/index.js';
+import { instant } from './bound.js';
 import { list, plural, quantitiesAlike, quantity } from './format.js';
 
 export interface FixText {
@@ -43,6 +44,11 @@ function nodesText(nodes: readonly string[]): string {
 }
 
 function labelsText(change: Extract<Change, { kind: 'labelNodes' }>): string {
+  const respelled = change.overwrite;
+  if (respelled && Object.keys(change.set).every((k) => Object.hasOwn(respelled, k))) {
+    const pairs = Object.entries(change.set).map(([k, v]) => `${shown(`${k}=${respelled[k] ?? ''}`)} to ${shown(`${k}=${v}`)}`);
+    return `relabel ${nodesText(change.nodes)} from ${list(pairs)}, as the pod and the other nodes spell it`;
+  }
   const set = Object.entries(change.set).map(([k, v]) => `${k}=${v}`);
   const parts = [...(set.length > 0 ? [`label ${nodesText(change.nodes)} ${list(set)}`] : []), ...(change.remove.length > 0 ? [`remove label ${list(change.remove)} from ${nodesText(change.nodes)}`] : [])];
   return parts.join(' and ');
@@ -68,8 +74,14 @@ function changeText(change: Change): string {
       return labelsText(change);
     case 'uncordon':
       return `uncordon node ${change.node}`;
+    case 'waitForVictims': {
+      const victims = change.victims.map((v) => `${v.namespace}/${v.name}${v.since !== undefined ? ` (deleted ${instant(v.since)})` : ''}`);
+      return `wait: the pod's own preemption is under way on node ${change.node}, where ${plural(change.victims.length, 'victim')} ${list(victims)} ${change.victims.length === 1 ? 'is' : 'are'} terminating; the scheduler places the pod there once ${change.victims.length === 1 ? 'it is' : 'they are'} gone`;
+    }
+    case 'waitForScaleUp':
+      return `wait: ${change.autoscaler} is adding nodes for the pod${change.targets.length > 0 ? ` (${list(change.targets)})` : ''}${change.since !== undefined ? ` since ${instant(change.since)}` : ''}`;
     case 'preempt': {
-      const victims = change.victims.map((v) => `${v.namespace}/${v.name} (priority ${v.priority}${v.budgets ? `, against PodDisruptionBudget ${list(v.budgets)}` : ''})`);
+      const victims = change.victims.map((v) => `${v.namespace}/${v.name} (priority ${v.priority}${v.budgets ? `, against PodDisruptionBudget ${list(v.budgets)}` : ''}${v.terminating ? ', already terminating' : ''})`);
       return `let preemption remove ${plural(change.victims.length, 'lower-priority pod')} from node ${change.node}: ${list(victims)}`;
     }
   }
@@ -186,14 +198,16 @@ function changeCommands(change: Change): string[] {
   switch (change.kind) {
     case 'labelNodes': {
       const labels = [...Object.entries(change.set).map(([k, v]) => `${k}=${v}`), ...change.remove.map((k) => `${k}-`)];
-      // Only missing labels are added (label.ts), so no --overwrite: kubectl refuses to change a label without it, which is the safety wanted.
-      return [command('kubectl', 'label', 'node', ...change.nodes, ...labels)];
+      // Only missing labels are added (label.ts), so no --overwrite: kubectl refuses to change a
+      // label without it, which is the safety wanted. A respelling (relabel.ts) is that change.
+      return [command('kubectl', 'label', 'node', ...change.nodes, ...labels, ...(change.overwrite ? ['--overwrite'] : []))];
     }
     case 'uncordon':
       return [command('kubectl', 'uncordon', change.node)];
     case 'preempt': {
       const byNamespace = new Map<string, string[]>();
-      for (const v of change.victims) byNamespace.set(v.namespace, [...(byNamespace.get(v.namespace) ?? []), v.name]);
+      // A victim already terminating is on its way out: deleting it again does nothing.
+      for (const v of change.victims) if (!v.terminating) byNamespace.set(v.namespace, [...(byNamespace.get(v.namespace) ?? []), v.name]);
       return [...byNamespace].map(([namespace, names]) => command('kubectl', 'delete', 'pod', '-n', namespace, ...names));
     }
     default:
@@ -201,11 +215,19 @@ function changeCommands(change: Change): string[] {
   }
 }
 
-export function fixText(fix: Fix): FixText {
+/** Where every change to the pod's spec goes, said once above several fixes that share it. */
+export function whereLine(spec: SpecTarget): string {
+  return spec.kind === 'template'
+    ? `Changes to the pod go into the pod template of ${spec.owner.kind} ${spec.owner.name}.`
+    : 'Changes to the pod: it has no controller, so delete it and create it again with the change.';
+}
+
+/** `whereSaid`: the place of pod-spec changes was said once above (whereLine), not in each sentence. */
+export function fixText(fix: Fix, { whereSaid = false } = {}): FixText {
   // The changes to the pod's spec first, with where they go, then those made elsewhere.
   const onPod = fix.changes.filter(editsPodSpec).map(changeText);
   const elsewhere = fix.changes.filter((c) => !editsPodSpec(c)).map(changeText);
-  const sentences = [...(onPod.length > 0 ? [`${list(onPod)}${whereText(fix.spec)}`] : []), ...elsewhere];
+  const sentences = [...(onPod.length > 0 ? [`${list(onPod)}${whereSaid ? '' : whereText(fix.spec)}`] : []), ...elsewhere];
   let change = `${caps(list(sentences))}.`;
   const preempt = fix.changes.find((c) => c.kind === 'preempt');
   if (preempt) {
@@ -213,7 +235,37 @@ export function fixText(fix: Fix): FixText {
       ? ' The scheduler does this itself when it retries the pod.'
       : ' The scheduler does this itself when it retries the pod; PodDisruptionBudgets were not read, so it may pick other victims.';
   }
+  const cautions = (fix.cautions ?? []).map(cautionText);
+  if (cautions.length > 0) change += ` ${cautions.join(' ')}`;
   const yaml = yamlOf(fix);
   const commands = [...requestCommand(fix.changes, fix.spec), ...fix.changes.flatMap(changeCommands)];
   return { change, ...(yaml ? { yaml } : {}), ...(commands.length > 0 ? { command: commands.join('\n') } : {}) };
 }
+
+/** What a person must weigh before making a fix, one sentence each. */
+function cautionText(c: FixCaution): string {
+  switch (c.kind) {
+    case 'taintKeepsOthersOff':
+      return `The taint ${shown(c.taint)} keeps other workloads off ${c.nodes.length > 0 ? list(c.nodes.slice(0, 3).concat(c.nodes.length > 3 ? [`${c.nodes.length - 3} more`] : [])) : 'its nodes'}, and this pod never mentioned it: tolerate it only if the pod belongs there.`;
+    case 'labelStatesFact':
+      return `Only if ${list(c.nodes.slice(0, 3).concat(c.nodes.length > 3 ? [`${c.nodes.length - 3} more`] : []))} really ${c.nodes.length === 1 ? 'has' : 'have'} ${list(c.labels.map(shown))}: a label states a fact that other workloads select on.`;
+    case 'requirementDropped':
+      return `The pod could then run on nodes without ${list(c.requirements.map(shown))}: drop it only if the pod does not need it.`;
+    case 'selectorRetargeted':
+      return `Other nodes carry ${shown(c.from)} as the pod spells it: this sends the pod to nodes with ${shown(c.to)} instead.`;
+    case 'cordoned':
+      return `Someone cordoned ${c.node}${c.since !== undefined ? ` at ${instant(c.since)}` : ''} (a drain, an upgrade, a fault): uncordon it only when they are done with it.`;
+    case 'largeCut':
+      return `That cuts the ${c.resource} request by ${c.percent}%: the request says what the container needs, so this is a capacity decision; the alternative is freeing that much on a node, or a larger node.`;
+    case 'qosChanges':
+      return `The pod's QoS class changes from ${c.from} to ${c.to} (its requests no longer equal its limits).`;
+  }
+}
+
+/** How each class of fix is introduced, safest first. */
+export const classHeadings: Record<FixClass, string> = {
+  correction: 'Corrections (undo a near miss)',
+  wait: 'Already under way',
+  capacity: 'Capacity (the pod\'s requests, or room on a node)',
+  policy: 'Policy changes (change what the cluster intends: weigh the caution)',
+};

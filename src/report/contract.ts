@@ -5,7 +5,7 @@ import type { NotChecked, Note, PodSummary, Stage, StageDetail, Verdict } from '
 import type { LikelyCause, TallyDifference } from '../engine/agreement.js';
 import type { DisagreementEvidence } from '../engine/disagreement.js';
 import type { ClusterRelease } from '../engine/release.js';
-import type { Change, SpecTarget } from '../engine/fixes/index.js';
+import type { Change, FixCaution, FixClass, SpecTarget } from '../engine/fixes/index.js';
 import type { PluginName, StatusCode } from '../engine/plugins.js';
 import type { ReasonDetail } from '../engine/reasons.js';
 import type { NominatedPod } from '../engine/nominated.js';
@@ -85,6 +85,10 @@ interface SchedulerV1 {
 
 /** A change that makes the pod fit some node, confirmed by replaying the filters with it made. */
 export interface FixV1 {
+  /** What kind of decision it asks for, safest first: correction, wait, capacity, policy (fixes are in that order). */
+  class: FixClass;
+  /** What a person must weigh before making it, as data (its words are in `change`); absent when nothing. */
+  cautions?: AsJson<FixCaution>[];
   /** The plugin whose failure the (first) change clears. */
   cause: PluginName;
   /** What to change and where, in one sentence. */
@@ -93,7 +97,7 @@ export interface FixV1 {
   yaml?: string;
   /** kubectl command lines, one per line. */
   command?: string;
-  /** Nodes the replay finds fit with the change made; never empty. */
+  /** Nodes the replay finds fit with the change made (a wait: the node it frees); empty only for a wait on nodes still to come. */
   makesFit: string[];
   /** Nodes the change targets that the replay cannot call fit for a gap in the input; absent when none. */
   unproven?: string[];

@@ -81,6 +81,8 @@ function display(list: ResourceList): QuantitiesV1 {
 function presentFix(fix: Fix): FixV1 {
   const text = fixText(fix);
   return {
+    class: fix.class,
+    ...(fix.cautions ? { cautions: fix.cautions.map((c) => asJson(c)) } : {}),
     cause: fix.cause,
     change: text.change,
     ...(text.yaml !== undefined ? { yaml: text.yaml } : {}),

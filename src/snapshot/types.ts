@@ -353,6 +353,11 @@ export function toTime(value: Date | string | undefined | null): number | undefi
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** `ms` when it is an instant a Date can hold (±8.64e15 ms), else undefined: arithmetic on odd input (a huge grace period) is no time. */
+export function instantOrNone(ms: number | undefined): number | undefined {
+  return ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : undefined;
+}
+
 /**
  * The newest of `times` (ms since the epoch), unknown ones skipped; undefined when none is known.
  * A loop, not Math.max(...times): the events of a large cluster outnumber the arguments a call takes.

@@ -71,7 +71,8 @@ describe('triage: every pending pod, grouped by cause', () => {
       { cause: expect.objectContaining({ stage: 'Unschedulable', plugin: 'NodeAffinity', reason: 'nodeSelectorMismatch' }), owners: ['Deployment/api x2'], pods: 2, stages: ['Unschedulable'] },
       { cause: { stage: 'SchedulingGated', reason: 'gates', key: 'example.com/approval' }, owners: ['none x1'], pods: 1, stages: ['SchedulingGated'] },
     ]);
-    expect(doc.groups[1]?.fixes[0]?.change).toBe('Label 2 nodes (worker-1 and worker-2) disk=ssd.');
+    // Labelling nodes with a fact is a policy change: in the JSON, with its caution, never the group's fix line.
+    expect(doc.groups[1]?.fixes[0]).toMatchObject({ class: 'policy', change: 'Label 2 nodes (worker-1 and worker-2) disk=ssd. Only if worker-1 and worker-2 really have disk=ssd: a label states a fact that other workloads select on.' });
     // Nodes once, bound pods once: a handful of LISTs, not a read per pending pod.
     const lists = live.audited.filter((e) => e.verb === 'list' && e.objectRef?.resource === 'nodes');
     expect(lists, 'nodes listed once').toHaveLength(1);

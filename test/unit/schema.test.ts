@@ -10,7 +10,7 @@ import type { LikelyCause } from '../../src/engine/agreement.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { filterPluginOrder, ruleSet } from '../../src/plugins.js';
 import type { NotChecked, Note, Stage, Verdict } from '../../src/engine/diagnosis.js';
-import type { Change } from '../../src/engine/fixes/index.js';
+import type { Change, FixCaution, FixClass } from '../../src/engine/fixes/index.js';
 import type { PluginName, StatusCode } from '../../src/engine/plugins.js';
 import type { ReasonKind } from '../../src/engine/reasons.js';
 import type { DiagnosisV1, NodeVerdictV1, ReasonV1 } from '../../src/report/contract.js';
@@ -120,7 +120,20 @@ const fixChangeKinds = {
   removeAffinityExpressions: true,
   uncordon: true,
   preempt: true,
+  waitForVictims: true,
+  waitForScaleUp: true,
 } satisfies Record<Change['kind'], true>;
+
+const fixClasses = { correction: true, wait: true, capacity: true, policy: true } satisfies Record<FixClass, true>;
+const cautionKinds = {
+  taintKeepsOthersOff: true,
+  labelStatesFact: true,
+  requirementDropped: true,
+  selectorRetargeted: true,
+  cordoned: true,
+  largeCut: true,
+  qosChanges: true,
+} satisfies Record<FixCaution['kind'], true>;
 
 const gapCauses = { absentFromDump: true, onlyTarget: true, forbidden: true, error: true } satisfies Record<Gap['cause'], true>;
 const notCheckedCauses = { gap: true, notModelled: true, notModelledOnNodes: true } satisfies Record<NotChecked['cause'], true>;
@@ -185,6 +198,8 @@ describe('the schema itself', () => {
     expect(enumOf(props(defs['Gap'])['cause'])).toEqual(sorted(Object.keys(gapCauses)));
     expect(enumOf(props(defs['NotChecked'])['cause'])).toEqual(sorted(Object.keys(notCheckedCauses)));
     expect(enumOf(props(defs['FixChange'])['kind'])).toEqual(sorted(Object.keys(fixChangeKinds)));
+    expect(enumOf(props(defs['Fix'])['class'])).toEqual(sorted(Object.keys(fixClasses)));
+    expect(enumOf(props((props(defs['Fix'])['cautions'] as { items: unknown }).items)['kind'])).toEqual(sorted(Object.keys(cautionKinds)));
   });
 
   it('enumerates every reason kind, each under its own plugin', () => {

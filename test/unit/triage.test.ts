@@ -74,6 +74,10 @@ describe('equivalence classes', () => {
   ])('a pod with $name is in no class', ({ spec }) => {
     expect(equivalenceKey(pod('x', spec))).toBeUndefined();
   });
+
+  it('a pod nominated to a node is in no class: the room its nomination holds counts against the others, not itself', () => {
+    expect(equivalenceKey({ ...base, status: { phase: 'Pending', nominatedNodeName: 'worker-1' } })).toBeUndefined();
+  });
 });
 
 describe('schema/triage.v1.json', () => {

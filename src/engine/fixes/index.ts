@@ -7,10 +7,12 @@ import type { ObjectRef } from '../events.js';
 import type { Judgement } from '../judge.js';
 import type { FilterRule, RuleContext } from '../model.js';
 import { proposeRelaxedTerms } from './affinity.js';
+import { cautionsOf, classOf, fixClasses } from './classes.js';
 import { keepFirstNames } from './firstNames.js';
 import { proposeLabels } from './label.js';
 import { editsPodSpec } from './patch.js';
 import { proposePreemptions } from './preemption.js';
+import { proposeRelabels } from './relabel.js';
 import { replay, type Replay } from './replay.js';
 import { firstUnreadFits } from './unread.js';
 import { proposeRequests } from './request.js';
@@ -20,10 +22,11 @@ import type { Candidate, Change, Fix, FixInput, SpecTarget } from './types.js';
 import { proposeUncordons } from './uncordon.js';
 
 export { editsPodSpec } from './patch.js';
-export type { Change, Fix, RequestPlace, SpecTarget } from './types.js';
+export type { Change, Fix, FixCaution, FixClass, RequestPlace, SpecTarget } from './types.js';
 
-/** In the order they are offered when they free as many nodes: pod-side fixes of a mistake first. */
+/** Every kind of candidate (classes.ts decides the order they are offered in). */
 const generators: readonly ((input: FixInput) => Candidate[])[] = [
+  proposeRelabels,
   proposeTolerations,
   proposeSelectorFixes,
   proposeLabels,
@@ -73,8 +76,11 @@ function keyOf(changes: readonly Change[]): string {
     .join('|');
 }
 
-function confirmed(changes: Change[], result: Replay, spec: SpecTarget): Fix {
+function confirmed(changes: Change[], result: Replay, spec: SpecTarget, ctx: RuleContext): Fix {
+  const cautions = cautionsOf(changes, ctx, result.fits);
   return {
+    class: classOf(changes, ctx),
+    ...(cautions.length > 0 ? { cautions } : {}),
     cause: changes[0]?.cause ?? 'NodeResourcesFit',
     changes,
     ...(changes.some(editsPodSpec) ? { spec } : {}),
@@ -149,8 +155,26 @@ export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, jud
     const found = firstConfirmed(rules, ctx, candidate, podsUnread, wholeReplays);
     if (!found) continue;
     const key = keyOf(found.changes);
-    if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec));
+    if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec, ctx));
   }
-  const sorted = [...fixes.values()].sort((a, b) => b.makesFit.length - a.makesFit.length || a.changes.length - b.changes.length).slice(0, maxFixes);
-  return { fixes: sorted, podsToRead: podsUnread };
+  return { fixes: ordered([...fixes.values()]).slice(0, maxFixes), podsToRead: podsUnread };
+}
+
+/** Whether every change of the fix is to the pod (or its template): nothing other workloads share. */
+function podSide(fix: Fix): boolean {
+  return fix.changes.every(editsPodSpec);
+}
+
+/**
+ * Safest class first; within a class, changes to the pod or its owner before changes to nodes,
+ * which every other workload shares; then the most nodes freed, then the fewest changes.
+ */
+export function ordered(fixes: Fix[]): Fix[] {
+  return fixes.sort(
+    (a, b) =>
+      fixClasses.indexOf(a.class) - fixClasses.indexOf(b.class) ||
+      Number(podSide(b)) - Number(podSide(a)) ||
+      b.makesFit.length - a.makesFit.length ||
+      a.changes.length - b.changes.length,
+  );
 }

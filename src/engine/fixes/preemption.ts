@@ -8,7 +8,7 @@
 // (filterPodsWithPDBViolation); without the budgets in the input that order is unknown, and
 // the fix says the scheduler may pick other victims.
 import type { V1Pod } from '@kubernetes/client-node';
-import { podKey, priorityOf } from '../facts.js';
+import { isTerminating, podKey, priorityOf } from '../facts.js';
 import { toTime } from '../../snapshot/types.js';
 import { violatingPods, type BudgetRef } from '../story/preemption.js';
 import type { NodeFacts } from '../model.js';
@@ -27,9 +27,16 @@ function moreImportantFirst(a: V1Pod, b: V1Pod): number {
   return (toTime(a.status?.startTime) ?? Number.MAX_SAFE_INTEGER) - (toTime(b.status?.startTime) ?? Number.MAX_SAFE_INTEGER);
 }
 
-function victim(pod: V1Pod, budgets: ReadonlyMap<string, BudgetRef[]>): { namespace: string; name: string; priority: number; budgets?: string[] } {
+function victim(pod: V1Pod, budgets: ReadonlyMap<string, BudgetRef[]>): { namespace: string; name: string; priority: number; budgets?: string[]; terminating?: true } {
   const violated = budgets.get(podKey(pod))?.map((b) => b.name);
-  return { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', priority: priorityOf(pod), ...(violated ? { budgets: violated } : {}) };
+  return {
+    namespace: pod.metadata?.namespace ?? 'default',
+    name: pod.metadata?.name ?? '',
+    priority: priorityOf(pod),
+    ...(violated ? { budgets: violated } : {}),
+    // Already being deleted: nobody need delete it again (no command names it).
+    ...(isTerminating(pod) ? { terminating: true as const } : {}),
+  };
 }
 
 // The lowest priority of a pod on any of the nodes, once per list: when no bound pod ranks below

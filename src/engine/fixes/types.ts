@@ -16,8 +16,11 @@ export type Change =
   | { kind: 'tolerateTaint'; cause: 'TaintToleration'; taint: V1Taint; toleration: V1Toleration; replaces?: { index: number; toleration: V1Toleration } }
   /** Set one request (amounts in the scheduler's units: millicores for cpu, bytes for memory). */
   | { kind: 'setRequest'; cause: 'NodeResourcesFit'; place: RequestPlace; resource: string; from: bigint; to: bigint }
-  /** Give these nodes these labels (and take these away). */
-  | { kind: 'labelNodes'; cause: 'NodeAffinity'; nodes: string[]; set: Record<string, string>; remove: string[] }
+  /**
+   * Give these nodes these labels (and take these away). `overwrite`: the values the nodes have
+   * now for keys `set` respells (the one node spelled unlike its peers: relabel.ts).
+   */
+  | { kind: 'labelNodes'; cause: 'NodeAffinity'; nodes: string[]; set: Record<string, string>; remove: string[]; overwrite?: Record<string, string> }
   /** Change one entry of the pod's nodeSelector: its key or its value, to what the nodes carry. */
   | { kind: 'setNodeSelector'; cause: 'NodeAffinity'; from: { key: string; value: string }; to: { key: string; value: string } }
   /** Change the key or a value of one expression of a required node-affinity term to the nodes' spelling. */
@@ -40,14 +43,25 @@ export type Change =
       /** The term's expressions that stay. */
       termAfter: V1NodeSelectorRequirement[];
     }
-  | { kind: 'uncordon'; cause: 'NodeUnschedulable'; node: string }
+  /** `since`: when the node was cordoned (its unschedulable taint's timeAdded), where the input shows it. */
+  | { kind: 'uncordon'; cause: 'NodeUnschedulable'; node: string; since?: number }
+  /**
+   * Nothing to change: what is already under way frees room (wait.ts). `victims`: the
+   * preemption's victims on `node` still terminating, since when; `scaleUp`: the autoscaler
+   * adding nodes, and the groups or NodeClaims it named.
+   */
+  | { kind: 'waitForVictims'; cause: PluginName; node: string; victims: { namespace: string; name: string; since?: number }[] }
+  | { kind: 'waitForScaleUp'; cause: PluginName; autoscaler: string; targets: string[]; since?: number }
   /** What preemption would remove from the node: lower-priority pods only. */
   | {
       kind: 'preempt';
       cause: PluginName;
       node: string;
-      /** `budgets`: the PodDisruptionBudgets removing this victim would violate (the scheduler's last resort). */
-      victims: { namespace: string; name: string; priority: number; budgets?: string[] }[];
+      /**
+       * `budgets`: the PodDisruptionBudgets removing this victim would violate (the scheduler's
+       * last resort); `terminating`: already being deleted.
+       */
+      victims: { namespace: string; name: string; priority: number; budgets?: string[]; terminating?: true }[];
       /** False when PodDisruptionBudgets were not read: the scheduler may then pick other victims. */
       budgetsKnown: boolean;
     };
@@ -58,14 +72,44 @@ export type SpecTarget =
   /** No owner that recreates it: the pod must be deleted and created again with the change. */
   | { kind: 'pod'; pod: { namespace: string; name: string } };
 
+/**
+ * What kind of decision a fix asks for, safest first (classes.ts): `correction` undoes a near
+ * miss (a toleration or selector the pod spells unlike the cluster, the one node label spelled
+ * unlike its peers); `wait` names what is already under way; `capacity` changes a request or
+ * makes room; `policy` changes what the cluster intends (tolerating a taint the pod never
+ * referenced, dropping an affinity term, labelling a node with a fact, uncordoning).
+ */
+export type FixClass = 'correction' | 'wait' | 'capacity' | 'policy';
+
+/** What a fix changes beyond its own nodes, for the words that go with it (classes.ts). */
+export type FixCaution =
+  /** A taint the pod never referenced: it keeps other workloads off these nodes. */
+  | { kind: 'taintKeepsOthersOff'; taint: string; nodes: string[] }
+  /** A label stating a fact of the node: true only if the node has it. */
+  | { kind: 'labelStatesFact'; labels: string[]; nodes: string[] }
+  /** An affinity requirement dropped: the pod may then run on nodes without it. */
+  | { kind: 'requirementDropped'; requirements: string[] }
+  /** The pod's selector changed to a spelling other nodes carry: it moves to other nodes. */
+  | { kind: 'selectorRetargeted'; from: string; to: string }
+  /** A cordoned node: someone took it out of service. */
+  | { kind: 'cordoned'; node: string; since?: number }
+  /** A request cut by more than a quarter: what the container needs is a capacity decision. */
+  | { kind: 'largeCut'; resource: string; percent: number }
+  /** The cut takes the request below the limit it was copied from or equal to: the pod's QoS class changes. */
+  | { kind: 'qosChanges'; from: string; to: string };
+
 export interface Fix {
+  /** What kind of decision it asks for (the order fixes are offered in). */
+  class: FixClass;
+  /** What a person must weigh before making it; absent when nothing. */
+  cautions?: FixCaution[];
   /** The plugin whose failure the (first) change clears. */
   cause: PluginName;
   /** Replayed together, as one. */
   changes: Change[];
   /** Present when a change edits the pod's spec. */
   spec?: SpecTarget;
-  /** Nodes whose verdict becomes `fits` in the replay. Never empty. */
+  /** Nodes whose verdict becomes `fits` in the replay (a wait: the node it frees). Empty only for a wait on nodes still to come. */
   makesFit: string[];
   /** Nodes the change targets that become `unproven` (a gap in the input): not counted as fitting. */
   unproven: string[];

@@ -28,6 +28,8 @@ export interface InsufficientResourceDetail {
    */
   holders?: ResourceHolder[];
   holderCount?: number;
+  /** The part of `requested` that is spec.overhead (its RuntimeClass's, set at admission), when there is some. */
+  overhead?: { amount: bigint; runtimeClass?: string };
 }
 
 /** PreFilter, before v1.29: the pod's restartable init containers (sidecars) with SidecarContainers off. */
@@ -101,7 +103,7 @@ function insufficientResources(pod: PodFacts, node: NodeFacts, snapshot: Snapsho
     const allocatable = node.allocatable[resource] ?? 0n;
     const used = node.requested[resource] ?? 0n;
     if (amount + used <= allocatable) continue;
-    const d = detail(resource, amount, used, allocatable, amount > allocatable);
+    const d = withOverhead(detail(resource, amount, used, allocatable, amount > allocatable), pod);
     if (out === passed) out = [];
     // A node without the resource at all has nobody to name.
     out.push(isScalar(resource) && allocatable > 0n ? { ...d, ...holdersOf(node, resource, requestRulesFor(snapshot)) } : d);
@@ -120,6 +122,14 @@ function holdersOf(node: NodeFacts, resource: string, rules: RequestRules): { ho
     .filter((h) => h.amount > 0n)
     .sort((a, b) => (a.amount === b.amount ? byText(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`) : a.amount > b.amount ? -1 : 1));
   return { holders: all.slice(0, holdersShown), holderCount: all.length };
+}
+
+/** The detail with the overhead the request includes: a headline says "3500m + 500m overhead of RuntimeClass kata". */
+function withOverhead(d: InsufficientResourceDetail, pod: PodFacts): InsufficientResourceDetail {
+  const amount = pod.requests.parts.overhead[d.resource];
+  if (amount === undefined || amount <= 0n) return d;
+  const runtimeClass = pod.pod.spec?.runtimeClassName;
+  return { ...d, overhead: { amount, ...(runtimeClass ? { runtimeClass } : {}) } };
 }
 
 function detail(resource: string, requested: bigint, used: bigint, allocatable: bigint, exceedsAllocatable: boolean): InsufficientResourceDetail {

@@ -23,9 +23,10 @@ function shortOf(n: number, details: readonly InsufficientResourceDetail[]): Cla
   if (details.every((d) => d.allocatable === 0n)) return { text: `${verb(n, 'has', 'have')} no ${r} at all` };
   if (details.every((d) => d.exceedsAllocatable)) {
     const [alloc = '', asked = ''] = quantitiesAlike(r, [max(details.map((d) => d.allocatable)), first.requested]);
-    return { text: `${verb(n, 'has', 'have')} ${n > 1 ? 'at most ' : ''}${alloc} ${r} allocatable in all, less than the ${asked} the pod asks` };
+    return { text: `${verb(n, 'has', 'have')} ${n > 1 ? 'at most ' : ''}${alloc} ${r} allocatable in all, less than the ${asked}${overheadText(first)} the pod asks` };
   }
-  const [mostText = '', totalText = '', asked = ''] = quantitiesAlike(r, [most, total, first.requested]);
+  const [mostText = '', totalText = '', askedAmount = ''] = quantitiesAlike(r, [most, total, first.requested]);
+  const asked = `${askedAmount}${overheadText(first)}`;
   const uniform = frees.every((f) => f === most);
   const least = details.reduce((a, d) => (d.short < a ? d.short : a), first.short);
   const [leastText = ''] = quantitiesAlike(r, [least]);
@@ -35,6 +36,13 @@ function shortOf(n: number, details: readonly InsufficientResourceDetail[]): Cla
     return { text: `${verb(n, 'has', 'have')} ${totalText} ${r} free in total but at most ${mostText} on one (pod asks ${asked})`, brief: free, briefest: short };
   }
   return { text: free, brief: short };
+}
+
+/** ": 3500m + 500m overhead of RuntimeClass kata" after the amount asked, when the request includes overhead. */
+function overheadText(d: InsufficientResourceDetail): string {
+  if (!d.overhead) return '';
+  const [own = '', extra = ''] = quantitiesAlike(d.resource, [d.requested - d.overhead.amount, d.overhead.amount]);
+  return `: ${own} + ${extra} overhead${d.overhead.runtimeClass ? ` of RuntimeClass ${d.overhead.runtimeClass}` : ''}`;
 }
 
 /** "inference/llama-8b-0 (1), inference/ocr-0 (1) and 2 more pods": who to move to free the resource. */
@@ -61,7 +69,7 @@ export default plugin(rule, {
     insufficientResource: (d) => {
       if (d.resource === 'pods') return `too many pods: ${d.used} of ${d.allocatable} allowed already run`;
       const q = (n: bigint) => quantity(d.resource, n);
-      const head = `insufficient ${d.resource}: pod asks ${q(d.requested)}, node has ${q(d.free)} free of ${q(d.allocatable)} (short by ${q(d.short)})`;
+      const head = `insufficient ${d.resource}: pod asks ${q(d.requested)}${d.overhead ? ` (${overheadText(d).slice(2)})` : ''}, node has ${q(d.free)} free of ${q(d.allocatable)} (short by ${q(d.short)})`;
       const full = d.exceedsAllocatable ? `${head}; more than the node's whole allocatable, no eviction can help` : head;
       return d.holders && d.holders.length > 0 ? `${full}; held by ${holdersText(d.resource, d.holders, d.holderCount ?? d.holders.length)}` : full;
     },

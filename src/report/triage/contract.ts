@@ -1,5 +1,6 @@
 // The documented -o json / -o yaml document of a triage (no pod name), whypending/v1 kind
 // Triage: what presentTriage() returns. schema/triage.v1.json says the same for other programs.
+import type { FixClass } from '../../engine/fixes/index.js';
 import type { Stage } from '../../engine/diagnosis.js';
 
 export interface TriageCauseV1 {
@@ -27,6 +28,8 @@ export interface TriageOwnerV1 {
 }
 
 export interface TriageFixV1 {
+  /** As a diagnosis's fixes[].class. */
+  class: FixClass;
   change: string;
   yaml?: string;
   command?: string;

@@ -50,7 +50,9 @@ export function reportTriageHuman(t: TriageV1, out: Writer): void {
     lines.push(escapeTerminal(`${String(g.count).padStart(width)} pod${g.count === 1 ? ' ' : 's'}  ${ownersText(g)}  [${g.cause.stage}${causeWords(g)}]`));
     const indent = ' '.repeat(width + 7);
     lines.push(escapeTerminal(`${indent}${g.headline}`));
-    const fix = g.fixes[0];
+    // A group's one fix line only for what undoes a slip or is under way: a capacity or policy
+    // change is a decision per workload, read in the pod's own diagnosis.
+    const fix = g.fixes.find((f) => f.class === 'correction' || f.class === 'wait');
     if (fix) lines.push(`${indent}${colors.bold('fix:')} ${escapeTerminal(`${fix.change}${fix.command ? `  (${fix.command.split('\n')[0] ?? ''})` : ''}`)}`);
     lines.push(escapeTerminal(`${indent}pods: ${podsText(g, t.scope.namespace === null)}`));
   }

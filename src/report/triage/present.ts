@@ -48,7 +48,7 @@ function groupOf(group: TriageGroup): TriageGroupV1 {
     count: group.diagnoses.length,
     owners: ownersOf(group).map(({ owner, pods }) => ({ ...(owner ? { owner: { kind: owner.kind, namespace: owner.namespace, name: owner.name } } : {}), pods })),
     pods: group.diagnoses.map(podOf),
-    fixes: groupFixes(group).map((fix) => ({ ...fixText(fix), makesFit: fix.makesFit.length })),
+    fixes: groupFixes(group).map((fix) => ({ class: fix.class, ...fixText(fix), makesFit: fix.makesFit.length })),
   };
 }
 

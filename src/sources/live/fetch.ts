@@ -147,7 +147,9 @@ class LiveReader {
     if (todo.length === 0) return;
     this.progress(`reading the pods of ${todo.length} more node${todo.length === 1 ? '' : 's'} to confirm a fix`);
     await Promise.all(todo.map((node) => this.podsOnNode(node)));
-    await this.neighbourVolumes(target, todo);
+    // Room nominated pods hold on those nodes counts against the fix too (the first read skipped
+    // it when node objects ruled out every node).
+    await Promise.all([this.neighbourVolumes(target, todo), this.nominatedPods(target)]);
     this.podsReadOn = [...(this.podsReadOn ?? []), ...todo];
   }
 

@@ -6,7 +6,7 @@ const deployment = { kind: 'template' as const, owner: { kind: 'Deployment', nam
 const bare = { kind: 'pod' as const, pod: { namespace: 'shop', name: 'web-0' } };
 
 function fix(changes: Fix['changes'], spec?: Fix['spec']): Fix {
-  return { cause: changes[0]!.cause, changes, ...(spec ? { spec } : {}), makesFit: ['n'], unproven: [], stillBlockedBy: {} };
+  return { class: 'correction', cause: changes[0]!.cause, changes, ...(spec ? { spec } : {}), makesFit: ['n'], unproven: [], stillBlockedBy: {} };
 }
 
 describe('the words of a fix', () => {

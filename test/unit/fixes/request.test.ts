@@ -69,10 +69,12 @@ describe('lowering a request to the largest free slot', () => {
 
   it('between nodes that would cut as much but offer different slots, takes the first by name', () => {
     // 'b' is short 20% of the cpu and 10% of the memory, 'a' 10% and 20%: the same cut, other
-    // slots. Listed b first, 'a' decides, as in every order.
-    const nodes = [node('b').allocatable({ cpu: '800m', memory: '900Mi' }).obj(), node('a').allocatable({ cpu: '900m', memory: '800Mi' }).obj()];
+    // slots. Listed b first, 'a' decides, as in every order. (Each runs a small pod: a slot that
+    // is a whole empty node is never offered.)
+    const nodes = [node('b').allocatable({ cpu: '900m', memory: '1000Mi' }).obj(), node('a').allocatable({ cpu: '1', memory: '900Mi' }).obj()];
+    const small = [pod('sb').req({ cpu: '100m', memory: '100Mi' }).on('b').obj(), pod('sa').req({ cpu: '100m', memory: '100Mi' }).on('a').obj()];
     for (const order of [nodes, [...nodes].reverse()]) {
-      const fixes = fixesFor(pod('p').req({ cpu: '1', memory: '1000Mi' }).obj(), order);
+      const fixes = fixesFor(pod('p').req({ cpu: '1', memory: '1000Mi' }).obj(), order, { pods: small });
       expect(fixes[0]?.changes).toEqual([
         { kind: 'setRequest', cause: 'NodeResourcesFit', place: { in: 'containers', container: 'app' }, resource: 'cpu', from: 1000n, to: 900n },
         { kind: 'setRequest', cause: 'NodeResourcesFit', place: { in: 'containers', container: 'app' }, resource: 'memory', from: 1000n * Mi, to: 800n * Mi },

@@ -47,7 +47,8 @@ const cases = [
     name: 'pod overhead can tip the balance',
     pod: pod('p').req({ cpu: '1' }).overhead({ cpu: '250m' }),
     others: [pod('a').req({ cpu: '1' }).on('n')],
-    want: [{ resource: 'cpu', requested: 1250n, used: 1000n, allocatable: 2000n, free: 1000n, short: 250n, exceedsAllocatable: false }],
+    // The detail says how much of the request is overhead, for the headline's "1000m + 250m overhead".
+    want: [{ resource: 'cpu', requested: 1250n, used: 1000n, allocatable: 2000n, free: 1000n, short: 250n, exceedsAllocatable: false, overhead: { amount: 250n } }],
   },
   {
     name: 'a GPU short names the pods holding it, most first, and no pod that holds none',
