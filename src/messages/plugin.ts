@@ -43,6 +43,11 @@ export interface PluginText<D extends Detail> {
   readonly short: KindTable<D>;
   /** How the headline groups and tells nodes failing with each kind (messages/summary.ts). */
   readonly headline?: HeadlineTable<D>;
+  /**
+   * The cause of a PreFilter failure in a few words, for the headline when the whole message
+   * does not fit ("PVC db-data is unbound: provisioner x has not acted"), by kind.
+   */
+  readonly preFilterCause?: { readonly [K in D['kind']]?: (detail: Extract<D, { kind: K }>) => string };
 }
 
 export interface Plugin<P extends string, D extends Detail> extends PluginText<D> {

@@ -5,7 +5,7 @@
 // are the nodes it was meant for: their causes come first, the rest get one clause.
 import type { Diagnosis, NodeVerdict } from '../engine/diagnosis.js';
 import type { Detail, Reason } from '../engine/model.js';
-import { headlineOf } from '../plugins.js';
+import { headlineOf, preFilterCauseOf } from '../plugins.js';
 import { plural } from './format.js';
 import { headlineLimit } from './limits.js';
 import { captureHint, notCheckedClause } from './gaps.js';
@@ -172,14 +172,41 @@ export function leadingCause(d: Diagnosis): { plugin: string; reason: string; ke
   return { plugin: pre?.plugin ?? group?.plugin ?? '', reason: detail.kind, key: tell.key(detail) };
 }
 
+/** The scheduler's verdict in its own words, up to its first sentence ("0/3 nodes are available: 3 Insufficient cpu"). */
+function schedulerVerdict(message: string): string {
+  const end = message.indexOf('. ');
+  return end > 0 ? message.slice(0, end) : message.replace(/\.$/, '');
+}
+
+/** The headline where the scheduler and the replay tell different stories, or undefined. */
+function disagreement(d: Diagnosis): string | undefined {
+  const s = d.scheduler;
+  if (s.agrees !== false || !s.message) return undefined;
+  const stage = stageSentence(d);
+  const ours = `this replay finds ${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
+  const forms = [
+    `${stage} The scheduler and this replay disagree: the scheduler said "${schedulerVerdict(s.message)}"; ${ours} (see "The scheduler said").`,
+    `${stage} The scheduler and this replay disagree (see "The scheduler said"); ${ours}.`,
+    `${stage} The scheduler and this replay disagree (see below).`,
+  ];
+  return forms.find((f) => f.length <= headlineLimit) ?? forms[forms.length - 1];
+}
+
 export function summarySentence(d: Diagnosis): string {
   const stage = stageSentence(d);
   if (d.nodes.length === 0) return stage;
   if (d.preFilter[0]) {
     const pre = d.preFilter[0];
     const full = `${stage} Before any node is looked at, ${pre.plugin} fails: ${describeReason(pre.detail)}.`;
-    return full.length <= headlineLimit ? full : `${stage} Before any node is looked at, ${pre.plugin} fails (see below).`;
+    if (full.length <= headlineLimit) return full;
+    // The cause in a few words (the PVC and its provisioner), rather than the plugin's name.
+    const cause = preFilterCauseOf.get(pre.detail.kind)?.(pre.detail);
+    const brief = cause !== undefined ? `${stage} Before any node is looked at: ${cause}.` : undefined;
+    return brief !== undefined && brief.length <= headlineLimit ? brief : `${stage} Before any node is looked at, ${pre.plugin} fails (see below).`;
   }
+  // Where the two disagree, that comes first, with the scheduler's own words: the counts below are ours.
+  const disagreed = disagreement(d);
+  if (disagreed) return disagreed;
   const head = `${stage} ${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
   if (d.counts.unproven === 0) return failingSentence(d, head);
   // Never a cause drawn from a gap: say what passes, what was not checked, and how to get it.

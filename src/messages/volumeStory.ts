@@ -1,5 +1,6 @@
 // Words shared by the volume rules' messages: the pod's own pin against a volume's zone, and
 // who is meant to provision an unbound claim, with what the claim's events say.
+import { instant } from './bound.js';
 import type { EventGroup } from '../engine/diagnosis.js';
 import type { ClaimProvisioning } from '../engine/story/claims.js';
 import type { PinAgainstVolume, PodPin } from '../engine/story/pin.js';
@@ -25,6 +26,18 @@ function eventText(g: EventGroup): string {
 const warningsWorded = 2;
 
 /** "provisioner x (the PV controller waits for it); ProvisioningFailed (x3): ..." */
+/** Why an unbound claim is still unbound, in a few words for a headline: who should act, and what it said. */
+export function provisioningCause(c: ClaimProvisioning): string {
+  const who = c.annotatedProvisioner ?? c.provisioner;
+  const warning = c.events.find((g) => g.type === 'Warning');
+  const waiting = c.events.find((g) => g.reason === 'ExternalProvisioning');
+  const since = (g: { time?: number } | undefined) => (g?.time !== undefined ? `, last ${instant(g.time)}` : '');
+  if (!who) return 'its StorageClass names no provisioner';
+  if (warning) return `provisioner ${who} fails (${warning.reason}${warning.count > 1 ? ` x${warning.count}` : ''}${since(warning)})`;
+  if (waiting) return `provisioner ${who} has not acted (ExternalProvisioning${waiting.count > 1 ? ` x${waiting.count}` : ''}${since(waiting)})`;
+  return `provisioner ${who} has not provisioned it`;
+}
+
 export function provisioningClause(c: ClaimProvisioning): string {
   const parts: string[] = [];
   if (c.annotatedProvisioner) {

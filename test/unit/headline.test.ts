@@ -9,8 +9,9 @@ import { antiAffinity } from '../support/affinity-builders.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
 
 function headline(target: ReturnType<typeof pod>, nodes: ReturnType<typeof node>[], others: ReturnType<typeof pod>[] = []): string {
-  // Judged by the default scheduler and found unschedulable, as the pods these headlines are for.
-  const t = target.with((p) => (p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available' }] })).obj();
+  // Judged by the default scheduler and found unschedulable, as the pods these headlines are for
+  // (no message: its counts would be compared with these made-up clusters, and disagree).
+  const t = target.with((p) => (p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] })).obj();
   const snapshot = snapshotOf({ pods: [t, ...others.map((o) => o.obj())], nodes: nodes.map((n) => n.obj()) });
   const outcome = diagnose(ruleSet, snapshot, { namespace: t.metadata?.namespace ?? 'default', name: t.metadata?.name ?? '' });
   if (outcome.kind !== 'diagnosis') throw new Error('no diagnosis');
@@ -91,5 +92,20 @@ describe('node affinity with several terms', () => {
     if (!reason) throw new Error('no reason');
     // Term 1 misses one requirement (disk), term 2 one (pool): the first of the closest is told.
     expect(describeReason(reason.detail)).toBe('required node affinity term 1 (closest of 2 terms; the others miss too): wants disk=ssd, node has no label "disk"');
+  });
+});
+
+describe('the headline where the scheduler and the replay disagree', () => {
+  it("says so first, in the scheduler's words, before the replay's counts", () => {
+    const t = pod('p', 'shop')
+      .req({ cpu: '1' })
+      .with((p) => (p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.' }] }))
+      .obj();
+    // Another pod on the node: the dump holds what runs there (not only the target).
+    const outcome = diagnose(ruleSet, snapshotOf({ pods: [t, pod('other', 'shop').req({ cpu: '1' }).on('n1').obj()], nodes: [sized('n1').obj()] }), { namespace: 'shop', name: 'p' });
+    if (outcome.kind !== 'diagnosis') throw new Error('no diagnosis');
+    expect(summarySentence(outcome.diagnosis)).toBe(
+      'Pod shop/p cannot be scheduled. The scheduler and this replay disagree: the scheduler said "0/1 nodes are available: 1 Insufficient cpu"; this replay finds 1 of 1 node fit (see "The scheduler said").',
+    );
   });
 });

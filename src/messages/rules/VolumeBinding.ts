@@ -4,7 +4,7 @@ import rule, { type ImmediateCause, type TermMiss, type UnbindableClaim, type Vo
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
 import { plugin, verb } from '../plugin.js';
-import { podPinClause, provisioningClause } from '../volumeStory.js';
+import { podPinClause, provisioningCause, provisioningClause } from '../volumeStory.js';
 
 function termText(t: TermMiss): string {
   const unmet = t.unmet.map((u) => {
@@ -109,6 +109,14 @@ export default plugin(rule, {
     volumeNodeAffinityConflict: (d) => `PV ${d.pv} affinity`,
     noAvailableVolumeToBind: () => 'no PV to bind',
     boundVolumeMissing: () => 'bound PV missing',
+  },
+  preFilterCause: {
+    unboundImmediateClaims: (d) => {
+      const [first] = d.claims;
+      if (!first) return 'PersistentVolumeClaims are unbound';
+      const more = d.claims.length > 1 ? ` (and ${plural(d.claims.length - 1, 'more claim')})` : '';
+      return `PVC ${first.claim} is unbound: ${provisioningCause(first)}${more}`;
+    },
   },
   headline: {
     noAvailableVolumeToBind: {
