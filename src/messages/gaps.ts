@@ -57,7 +57,7 @@ export function describeNotChecked(n: NotChecked): string {
     if (n.kind === 'namespaceLabelsUnread') {
       return `${n.plugin}: ${on}, a pod already there has required anti-affinity matching this pod's labels in namespaces selected by ${list(n.namespaceSelectors.map((s) => `"${s}"`))}; namespace ${n.namespace} could not be read, so whether it is selected is unknown and those nodes are not proven`;
     }
-    return `${n.plugin}: ${on}, the allocation needs ${n.feature}, which the replay does not model, so those nodes are not proven`;
+    return `${n.plugin}: ${on}, the allocation needs ${n.feature}, which why-pending does not model, so those nodes are not proven`;
   }
   return `${n.plugin}: needs ${list(n.collections.map((c) => apiResources[c].plural))}, which the input lacks`;
 }

@@ -29,7 +29,7 @@ export function likelyCauseText(cause: LikelyCause, e: DisagreementEvidence | un
     case 'namespacesUnread':
       return 'an existing pod\'s anti-affinity selects namespaces by label, and this pod\'s namespace could not be read (see below)';
     case 'notModelled':
-      return `the replay does not model all of ${list(e?.notModelled ?? [])} for this pod (see below)`;
+      return `why-pending does not model all of ${list(e?.notModelled ?? [])} for this pod (see below)`;
     case 'nodeCountDiffers':
       return 'the scheduler saw a different number of nodes than the input holds';
     case 'unknownWording':

@@ -3,7 +3,7 @@
 import { minorOf, newestMinor, oldestMinor, type ClusterRelease } from '../engine/release.js';
 
 export function releaseLine(cluster: ClusterRelease): string {
-  const rules = `Replayed the filters of kube-scheduler ${cluster.rulesOf}`;
+  const rules = `Checked against the filters of kube-scheduler ${cluster.rulesOf}`;
   if (cluster.version === undefined) {
     return `${rules}, the newest release modelled: the input does not say the cluster's version (for a dump, add the output of \`kubectl version -o json\`).`;
   }

@@ -105,14 +105,14 @@ function mappedLine(m: MappedReason, a: AutoscalerStory): string {
 
 function replayLine(r: AutoscalerReconciliation): string {
   const entries = Object.entries(r.replay).map(([plugin, n]) => `${plugin} on ${plural(n, 'node')}`);
-  return entries.length > 0 ? `Our replay of the existing nodes fails ${list(entries)}.` : 'Our replay found no failing plugin on the existing nodes.';
+  return entries.length > 0 ? `Checked here, the existing nodes fail ${list(entries)}.` : 'Checked here, no plugin fails on the existing nodes.';
 }
 
 /** Existing nodes the replay finds the pod fits now, though an autoscaler is involved. */
 export function fitsNowLines(fitsNow: readonly string[]): string[] {
   if (fitsNow.length === 0) return [];
   const names = `${list(fitsNow.slice(0, 5))}${fitsNow.length > 5 ? ' …' : ''}`;
-  return [`Yet the replay finds it fits ${plural(fitsNow.length, 'existing node')} now (${names}): the scheduler will likely place it on its next attempt, or the input lacks what keeps it off them.`];
+  return [`Yet it fits ${plural(fitsNow.length, 'existing node')} now, checked here (${names}): the scheduler will likely place it on its next attempt, or the input lacks what keeps it off them.`];
 }
 
 /** The comparison, for the detail lines. */

@@ -29,7 +29,7 @@ export function stageSentence(d: Diagnosis): string {
       return `Pod ${pod} is held before scheduling by gate${s.gates.length > 1 ? 's' : ''} ${list(s.gates)}: no scheduler looks at it until ${s.gates.length > 1 ? 'they are' : 'it is'} removed.`;
     case 'NoScheduler':
       if (!s.eventsCaptured) {
-        return `Pod ${pod} has not been judged by a scheduler yet; with no events in the input, whether scheduler "${s.schedulerName}" runs is unknown (kubectl get events -A -o yaml).`;
+        return `Pod ${pod} has not been considered by a scheduler yet; with no events in the input, whether scheduler "${s.schedulerName}" runs is unknown (kubectl get events -A -o yaml).`;
       }
       return s.schedulerSeenElsewhere
         ? `Pod ${pod} has not been looked at by its scheduler "${s.schedulerName}" yet (it has scheduled other pods; this one may be new or queued).`

@@ -183,11 +183,11 @@ function disagreement(d: Diagnosis): string | undefined {
   const s = d.scheduler;
   if (s.agrees !== false || !s.message) return undefined;
   const stage = stageSentence(d);
-  const ours = `this replay finds ${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
+  const ours = `why-pending finds ${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
   const forms = [
-    `${stage} The scheduler and this replay disagree: the scheduler said "${schedulerVerdict(s.message)}"; ${ours} (see "The scheduler said").`,
-    `${stage} The scheduler and this replay disagree (see "The scheduler said"); ${ours}.`,
-    `${stage} The scheduler and this replay disagree (see below).`,
+    `${stage} The scheduler and why-pending disagree: the scheduler said "${schedulerVerdict(s.message)}"; ${ours} (see "The scheduler said").`,
+    `${stage} The scheduler and why-pending disagree (see "The scheduler said"); ${ours}.`,
+    `${stage} The scheduler and why-pending disagree (see below).`,
   ];
   return forms.find((f) => f.length <= headlineLimit) ?? forms[forms.length - 1];
 }

@@ -22,7 +22,7 @@ describe("the cluster's version", () => {
   it('from `kubectl version` in the dump: one line of the human report, and `cluster` in -o json', () => {
     const human = runCli(args(), { input: withVersion });
     expect(human.code).toBe(0);
-    expect(linesWith(human.stdout, 'Replayed the filters')).toEqual(['Replayed the filters of kube-scheduler 1.34 (the cluster runs v1.34.4).']);
+    expect(linesWith(human.stdout, 'Checked against the filters')).toEqual(['Checked against the filters of kube-scheduler 1.34 (the cluster runs v1.34.4).']);
 
     const json = runCli(args('-o', 'json'), { input: withVersion });
     expect(json.code).toBe(0);
@@ -33,8 +33,8 @@ describe("the cluster's version", () => {
   it('without it: the newest release modelled, said once, and `assumed` in -o json', () => {
     const human = runCli(args(), { input: exampleText });
     expect(human.code).toBe(0);
-    expect(linesWith(human.stdout, 'Replayed the filters')).toEqual([
-      "Replayed the filters of kube-scheduler 1.37, the newest release modelled: the input does not say the cluster's version (for a dump, add the output of `kubectl version -o json`).",
+    expect(linesWith(human.stdout, 'Checked against the filters')).toEqual([
+      "Checked against the filters of kube-scheduler 1.37, the newest release modelled: the input does not say the cluster's version (for a dump, add the output of `kubectl version -o json`).",
     ]);
     const doc = parseDiagnosisJson(runCli(args('-o', 'json'), { input: exampleText }).stdout) as { cluster: unknown };
     expect(doc.cluster).toEqual({ rulesOf: '1.37', assumed: true });

@@ -98,7 +98,7 @@ describe('triage: every pending pod, grouped by cause', () => {
     const selected = await whyPending(c, VIEWER, ['-A', '-l', 'app in (web,migrate)']);
     expect(selected.code, describeRun(selected)).toBe(0);
     expect(selected.stdout).toContain('4 pending pods in all namespaces matching app in (migrate,web), 2 causes');
-    expect(selected.stdout).toMatch(/3 pods {2}deploy\/web x3 {2}\[Unschedulable, NodeResourcesFit\]/);
+    expect(selected.stdout).toMatch(/3 pods {2}deploy\/web x3 {2}\[cannot be scheduled, NodeResourcesFit\]/);
     expect(selected.stdout).not.toContain('deploy/api');
   });
 });
@@ -148,10 +148,10 @@ describe('--watch', () => {
     await c.waitForPodScheduled('watched', 'second');
     const run = startWhyPending(c, VIEWER, ['-n', 'watched', '--watch']);
     try {
-      await run.waitFor(/1 pending pod in namespace watched, 1 cause:\n {2}1 x \[Unschedulable, NodeAffinity\] Pod watched\/second cannot be scheduled/);
+      await run.waitFor(/1 pending pod in namespace watched, 1 cause:\n {2}1 x \[cannot be scheduled, NodeAffinity\] Pod watched\/second cannot be scheduled/);
       await c.kubectl(['label', 'node', 'worker-1', 'tier=second', '--overwrite']);
       // Bound, not yet running: still pending, now for the kubelet.
-      await run.waitFor(/1 pending pod in namespace watched, 1 cause \(after a change of [^)]*\):\n {2}1 x \[ScheduledNotRunning\]/);
+      await run.waitFor(/1 pending pod in namespace watched, 1 cause \(after a change of [^)]*\):\n {2}1 x \[scheduled, not running\]/);
       await c.api.patch('/api/v1/namespaces/watched/pods/second/status', { status: { phase: 'Running' } });
       expect(await run.ended, run.stderr()).toBe(0);
       expect(run.output()).toMatch(/No pending pods left in namespace watched\. Done\.\n$/);

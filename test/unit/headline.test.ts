@@ -105,7 +105,7 @@ describe('the headline where the scheduler and the replay disagree', () => {
     const outcome = diagnose(ruleSet, snapshotOf({ pods: [t, pod('other', 'shop').req({ cpu: '1' }).on('n1').obj()], nodes: [sized('n1').obj()] }), { namespace: 'shop', name: 'p' });
     if (outcome.kind !== 'diagnosis') throw new Error('no diagnosis');
     expect(summarySentence(outcome.diagnosis)).toBe(
-      'Pod shop/p cannot be scheduled. The scheduler and this replay disagree: the scheduler said "0/1 nodes are available: 1 Insufficient cpu"; this replay finds 1 of 1 node fit (see "The scheduler said").',
+      'Pod shop/p cannot be scheduled. The scheduler and why-pending disagree: the scheduler said "0/1 nodes are available: 1 Insufficient cpu"; why-pending finds 1 of 1 node fit (see "The scheduler said").',
     );
   });
 });

@@ -54,10 +54,10 @@ describe('the release a version names', () => {
   });
 
   it('says once which release was replayed, and why when it is not the cluster’s own', () => {
-    expect(releaseLine({ rulesOf: '1.37', assumed: true })).toMatch(/^Replayed the filters of kube-scheduler 1\.37, the newest release modelled: the input does not say the cluster's version \(for a dump, add the output of `kubectl version -o json`\)\.$/);
-    expect(releaseLine({ version: 'v1.34.4', rulesOf: '1.34', assumed: false })).toBe('Replayed the filters of kube-scheduler 1.34 (the cluster runs v1.34.4).');
-    expect(releaseLine({ version: 'v1.39.0', rulesOf: '1.37', assumed: false })).toBe('Replayed the filters of kube-scheduler 1.37, the newest release modelled (the cluster runs v1.39.0).');
-    expect(releaseLine({ version: 'v1.25.16', rulesOf: '1.28', assumed: false })).toBe('Replayed the filters of kube-scheduler 1.28, the oldest release modelled (the cluster runs v1.25.16).');
+    expect(releaseLine({ rulesOf: '1.37', assumed: true })).toMatch(/^Checked against the filters of kube-scheduler 1\.37, the newest release modelled: the input does not say the cluster's version \(for a dump, add the output of `kubectl version -o json`\)\.$/);
+    expect(releaseLine({ version: 'v1.34.4', rulesOf: '1.34', assumed: false })).toBe('Checked against the filters of kube-scheduler 1.34 (the cluster runs v1.34.4).');
+    expect(releaseLine({ version: 'v1.39.0', rulesOf: '1.37', assumed: false })).toBe('Checked against the filters of kube-scheduler 1.37, the newest release modelled (the cluster runs v1.39.0).');
+    expect(releaseLine({ version: 'v1.25.16', rulesOf: '1.28', assumed: false })).toBe('Checked against the filters of kube-scheduler 1.28, the oldest release modelled (the cluster runs v1.25.16).');
   });
 });
 

@@ -25,7 +25,8 @@ export function waitFixes(detail: StageDetail): Fix[] {
     const a = detail.autoscaler;
     const targets = a.autoscaler === 'cluster-autoscaler' ? a.groups.map((g) => `${g.group} ${g.from}->${g.to}`) : [...(a.nodeClaim ? [`nodeclaim/${a.nodeClaim}`] : []), ...(a.node ? [`node/${a.node}`] : [])];
     const change = { kind: 'waitForScaleUp' as const, cause: 'NodeResourcesFit' as const, autoscaler: a.autoscaler, targets, ...(a.since !== undefined ? { since: a.since } : {}) };
-    return [{ class: 'wait', cause: 'NodeResourcesFit', changes: [change], makesFit: detail.fitsNow ?? [], unproven: [], stillBlockedBy: {} }];
+    // The nodes it waits for do not exist yet: it makes none of those read fit (any that fit now already do).
+    return [{ class: 'wait', cause: 'NodeResourcesFit', changes: [change], makesFit: [], unproven: [], stillBlockedBy: {} }];
   }
   return [];
 }

@@ -16,13 +16,13 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   }
   out.push(escapeTerminal(`  ${s.source === 'condition' ? 'PodScheduled condition' : 'FailedScheduling event'}${s.conditionReason ? ` (${s.conditionReason})` : ''}: ${s.message}`));
   if (s.agrees === true) {
-    out.push(`  ${colors.green('Agrees')}: ${escapeTerminal(`for every node, the first failing plugin we replay gives the same counts (${tally(s.schedulerTally)}).`)}`);
+    out.push(`  ${colors.green('Agrees')}: ${escapeTerminal(`for every node, the first failing plugin found here gives the same counts (${tally(s.schedulerTally)}).`)}`);
   } else if (s.agrees === false) {
-    out.push(`  ${colors.red('Differs')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; '))}.`);
+    out.push(`  ${colors.red('Differs')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, here ${x.engine}`).join('; '))}.`);
     for (const cause of s.likelyCauses) out.push(escapeTerminal(`  - likely: ${likelyCauseText(cause, s.evidence)}`));
   } else if (s.differences.length > 0) {
     // Every difference falls on a plugin the replay could not check: neither agreement nor not.
-    out.push(`  ${colors.yellow('Cannot confirm')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, replay ${x.engine}`).join('; '))} (not checked here; see below).`);
+    out.push(`  ${colors.yellow('Cannot confirm')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, here ${x.engine}`).join('; '))} (not checked here; see below).`);
   } else if (s.parsed) {
     // Nothing to compare with (nodes not read): explain the scheduler's counts instead.
     const pre = s.parsed.preFilterReason;

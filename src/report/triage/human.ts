@@ -10,9 +10,23 @@ const shownOwners = 3;
 const shownPods = 5;
 
 function ownerText(o: TriageOwnerV1): string {
-  const name = o.owner ? `${shortKinds[o.owner.kind] ?? o.owner.kind.toLowerCase()}/${o.owner.name}` : 'no owner';
-  return `${name} x${o.pods}`;
+  const name = o.owner ? `${shortKinds[o.owner.kind] ?? o.owner.kind.toLowerCase()}/${o.owner.name}` : o.pods === 1 ? 'a pod without controller' : 'pods without controller';
+  return o.owner || o.pods > 1 ? `${name} x${o.pods}` : name;
 }
+
+/** Where the group's pods are stuck, as a person says it (the stage's identifier is in -o json). */
+export const stageWords: Record<TriageGroupV1['cause']['stage'], string> = {
+  AdmissionRejected: 'rejected at admission',
+  SchedulingGated: 'held by scheduling gates',
+  NoScheduler: 'no scheduler has seen it',
+  NodeNameSet: 'nodeName set by hand',
+  Unschedulable: 'cannot be scheduled',
+  WaitingForScaleUp: 'waiting for a scale-up',
+  ScaleUpNotPossible: 'no scale-up coming',
+  PreemptionPending: 'preemption under way',
+  ScheduledNotRunning: 'scheduled, not running',
+  NotPending: 'not pending',
+};
 
 function ownersText(g: TriageGroupV1): string {
   const shown = g.owners.slice(0, shownOwners).map(ownerText).join(', ');
@@ -27,7 +41,7 @@ function podsText(g: TriageGroupV1, allNamespaces: boolean): string {
 
 function causeWords(g: TriageGroupV1): string {
   if (g.cause.plugin) return `, ${g.cause.plugin}`;
-  if (g.cause.reason === 'waitingForScaleUp') return `, waiting for ${g.cause.key}'s scale-up`;
+  if (g.cause.reason === 'waitingForScaleUp') return ` (${g.cause.key})`;
   if (g.cause.reason === 'heldForNominated') return `, room held for nominated ${g.cause.key.split(',').join(', ')}`;
   return g.cause.reason === 'scaleUpBackoff' ? `, ${g.cause.key.split(':')[0] ?? ''}'s scale-up backed off` : '';
 }
@@ -47,7 +61,7 @@ export function reportTriageHuman(t: TriageV1, out: Writer): void {
   const width = String(t.groups[0]?.count ?? 0).length;
   for (const g of t.groups) {
     lines.push('');
-    lines.push(escapeTerminal(`${String(g.count).padStart(width)} pod${g.count === 1 ? ' ' : 's'}  ${ownersText(g)}  [${g.cause.stage}${causeWords(g)}]`));
+    lines.push(escapeTerminal(`${String(g.count).padStart(width)} pod${g.count === 1 ? ' ' : 's'}  ${ownersText(g)}  [${stageWords[g.cause.stage]}${causeWords(g)}]`));
     const indent = ' '.repeat(width + 7);
     lines.push(escapeTerminal(`${indent}${g.headline}`));
     // A group's one fix line only for what undoes a slip or is under way: a capacity or policy
