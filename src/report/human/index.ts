@@ -9,6 +9,7 @@ import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
 import { escapeTerminal, escapeTerminalKeeping } from '../escape.js';
 import type { Writer } from '../writer.js';
+import { cordonAsOne } from './cordon.js';
 import { fixLines } from './fixes.js';
 import { gapLines } from './gaps.js';
 import { holderLines } from './holders.js';
@@ -77,7 +78,8 @@ function otherReasons(d: Diagnosis): string[] {
   return ['Reasons', ...lines];
 }
 
-export function reportHuman(d: Diagnosis, out: Writer, options: HumanOptions): void {
+export function reportHuman(diagnosis: Diagnosis, out: Writer, options: HumanOptions): void {
+  const d = cordonAsOne(diagnosis);
   const colors = palette(out.color);
   const sections: string[][] = [];
   const held = nominatedHeadline(d.nodes);

@@ -9,6 +9,28 @@ import { boundLines } from './bound.js';
 import { fitsNowLines, reconciliationLines, statusLines, waitingLines } from '../../messages/scaleUp.js';
 import { karpenterLines } from './karpenter.js';
 
+// A controller retrying names each attempt's pod ("web-7d9c5-x7k2p"): the same refusal, counted once.
+const generatedName = /pods "([a-z0-9.-]+-)[a-z0-9]{5}"/g;
+
+/** Events alike but for the generated pod name they refused, as one (the newest's time, the counts summed). */
+function sameCounted(events: readonly ClusterEvent[]): ClusterEvent[] {
+  const out: ClusterEvent[] = [];
+  const at = new Map<string, number>();
+  for (const e of events) {
+    const key = JSON.stringify([e.type, e.reason, e.involved.kind, e.involved.name, e.message.replace(generatedName, 'pods "$1"')]);
+    const i = at.get(key);
+    const earlier = i === undefined ? undefined : out[i];
+    if (i === undefined || !earlier) {
+      at.set(key, out.length);
+      out.push(e);
+      continue;
+    }
+    const newer = (e.time ?? 0) >= (earlier.time ?? 0) ? e : earlier;
+    out[i] = { ...newer, count: earlier.count + e.count };
+  }
+  return out;
+}
+
 function eventLine(e: ClusterEvent): string {
   const when = e.time !== undefined ? new Date(e.time).toISOString() : 'unknown time';
   return escapeTerminal(`  ${when}  ${e.type}  ${e.reason}  ${e.involved.kind}/${e.involved.name}${e.count > 1 ? ` (x${e.count})` : ''}: ${e.message}`);
@@ -45,7 +67,7 @@ export function stageLines(d: Diagnosis, colors: Palette): string[] {
           ...s.limitRange.map((b) => escapeTerminal(`  ${limitRangeSentence(b)}`)),
         );
       }
-      out.push(colors.bold(escapeTerminal(`Events on ${s.owner.kind}/${s.owner.name}`)), ...s.failures.slice(-5).map(eventLine));
+      out.push(colors.bold(escapeTerminal(`Events on ${s.owner.kind}/${s.owner.name}`)), ...sameCounted(s.failures).slice(-5).map(eventLine));
       break;
     case 'Unschedulable':
       if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
