@@ -235,6 +235,8 @@ export function fixText(fix: Fix, { whereSaid = false } = {}): FixText {
       ? ' The scheduler does this itself when it retries the pod.'
       : ' The scheduler does this itself when it retries the pod; PodDisruptionBudgets were not read, so it may pick other victims.';
   }
+  // A retargeted selector is not a respelling: its caution says whose spelling it takes.
+  if (fix.cautions?.some((c) => c.kind === 'selectorRetargeted')) change = change.replaceAll(', as the nodes spell it', '');
   const cautions = (fix.cautions ?? []).map(cautionText);
   if (cautions.length > 0) change += ` ${cautions.join(' ')}`;
   const yaml = yamlOf(fix);

@@ -2,13 +2,25 @@
 // `disk` spell it `ssd`, and one spells it `SSD`. Rewriting the pod's selector to that node's
 // spelling would part it from its peers; dropping the requirement would let it run anywhere.
 // The correction is the node's label, with `--overwrite` (kubectl refuses to change a label
-// without it). Only where the node's value is a near miss of the pod's (letter case, a typo,
-// look-alike characters: selector.ts near) and some other node carries the pod's spelling.
+// without it). Only where the node's value is the pod's but for a slip (letter case, white
+// space, look-alike or invisible characters) and some other node carries the pod's spelling.
 import type { Reason } from '../model.js';
+import { compareText } from '../nearmiss/index.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
 import { failingOnlyOn } from './nodes.js';
 import { near } from './selector.js';
 import type { Candidate, FixInput } from './types.js';
+
+/**
+ * The node's value is the pod's but for a slip no label value means on purpose: letter case,
+ * white space, an invisible or look-alike character. `eu-central-1a` against `eu-central-1b`
+ * is another zone, however near: a label stating it is a fact, not a spelling.
+ */
+function slip(wanted: string, actual: string): boolean {
+  if (!near(wanted, actual)) return false;
+  const diff = compareText(wanted, actual);
+  return !diff.equal && !diff.kinds.includes('other');
+}
 
 /** The misses a node's NodeAffinity reasons name where it has the key but spells the value otherwise. */
 function respelled(reasons: readonly Reason[]): SelectorEntryMiss[] {
@@ -43,7 +55,7 @@ export function proposeRelabels(input: FixInput): Candidate[] {
     let ok = true;
     for (const m of misses) {
       const actual = m.actual ?? '';
-      const wanted = m.wanted.find((w) => near(w, actual) && peersCarry(m.key, w, node.name));
+      const wanted = m.wanted.find((w) => slip(w, actual) && peersCarry(m.key, w, node.name));
       if (wanted === undefined || wanted === actual) {
         ok = false;
         break;

@@ -93,9 +93,10 @@ function cutOn(reasons: readonly Reason[]): number {
   let short = 0;
   for (const { detail } of reasons) {
     if (detail.kind !== 'insufficientResource') continue;
-    // A node with nothing else on it offers its whole allocatable: a request cut to a whole
-    // node is not advice (the note that the request exceeds every node says what is).
-    if (!adjustable.has(detail.resource) || detail.free <= 0n || detail.free >= detail.allocatable) return Number.NaN;
+    // A node with nothing else on it offers its whole allocatable, and a request above a node's
+    // whole allocatable asks for another size of node: a cut to fit either is not advice (the
+    // note that the request exceeds every node says what is).
+    if (!adjustable.has(detail.resource) || detail.free <= 0n || detail.free >= detail.allocatable || detail.exceedsAllocatable) return Number.NaN;
     short++;
     cut += cutOf(detail.short, detail.requested);
   }

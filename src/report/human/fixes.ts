@@ -12,7 +12,8 @@ function names(nodes: readonly string[]): string {
   return nodes.length > shownNodes ? `${shown} and ${nodes.length - shownNodes} more (${nodes.length})` : shown;
 }
 
-export function fixLines(d: Diagnosis, colors: Palette): string[] {
+/** `wide`: every fix with its YAML; else the YAML of the first (the safest) only, the others a sentence and a command. */
+export function fixLines(d: Diagnosis, colors: Palette, wide = true): string[] {
   if (d.fixes.length === 0) return [];
   const out = [colors.bold('What would make it fit')];
   // Where changes to the pod go, said once when several fixes change it the same way.
@@ -28,7 +29,8 @@ export function fixLines(d: Diagnosis, colors: Palette): string[] {
     }
     const text = fixText(fix, { whereSaid: shared !== undefined });
     const lines = [`  ${text.change}`];
-    for (const block of [text.yaml, text.command]) {
+    const first = fix === d.fixes[0];
+    for (const block of [wide || first ? text.yaml : undefined, text.command]) {
       if (block !== undefined) lines.push(...block.split('\n').map((line) => `      ${line}`));
     }
     if (fix.makesFit.length > 0) lines.push(`    makes fit: ${names(fix.makesFit)}`);
@@ -37,5 +39,6 @@ export function fixLines(d: Diagnosis, colors: Palette): string[] {
     if (blocked.length > 0) lines.push(`    still blocked: ${blocked.slice(0, shownNodes).map(([node, plugins]) => `${node} (${plugins.join(', ')})`).join(', ')}${blocked.length > shownNodes ? ` and ${blocked.length - shownNodes} more` : ''}`);
     out.push(...lines.map(escapeTerminal));
   }
+  if (!wide && d.fixes.slice(1).some((f) => fixText(f).yaml !== undefined)) out.push('  (-o wide shows the YAML of every fix; -o json has them all)');
   return out;
 }

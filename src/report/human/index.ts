@@ -94,7 +94,7 @@ export function reportHuman(diagnosis: Diagnosis, out: Writer, options: HumanOpt
   }
   sections.push(nominatedLines(d, colors));
   sections.push(nearMisses(d, colors));
-  sections.push(fixLines(d, colors));
+  sections.push(fixLines(d, colors, options.wide));
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
   sections.push(requestLines(d, colors));

@@ -39,6 +39,12 @@ describe('fix classes and their order', () => {
     if (rewrite) expect(rewrite).toMatchObject({ class: 'policy', cautions: [{ kind: 'selectorRetargeted', from: 'disk=ssd', to: 'disk=SSD' }] });
   });
 
+  it('never relabels a node whose value is another fact, however near its spelling (a zone)', () => {
+    const target = pod('p').with((p) => (p.spec!.nodeSelector = { zone: 'eu-central-1a' })).obj();
+    const fixes = fixesFor(target, [node('a1').labels({ zone: 'eu-central-1a' }).cordon().obj(), node('b1').labels({ zone: 'eu-central-1b' }).obj()]);
+    expect(fixes.filter((f) => f.changes.some((c) => c.kind === 'labelNodes' && c.overwrite))).toEqual([]);
+  });
+
   it('a selector the pod spells unlike every node is a correction', () => {
     const target = pod('p').with((p) => (p.spec!.nodeSelector = { disk: 'SSD' })).obj();
     const fixes = fixesFor(target, [node('a').labels({ disk: 'ssd' }).obj(), node('b').labels({ disk: 'ssd' }).obj()]);

@@ -69,10 +69,11 @@ describe('lowering a request to the largest free slot', () => {
 
   it('between nodes that would cut as much but offer different slots, takes the first by name', () => {
     // 'b' is short 20% of the cpu and 10% of the memory, 'a' 10% and 20%: the same cut, other
-    // slots. Listed b first, 'a' decides, as in every order. (Each runs a small pod: a slot that
-    // is a whole empty node is never offered.)
-    const nodes = [node('b').allocatable({ cpu: '900m', memory: '1000Mi' }).obj(), node('a').allocatable({ cpu: '1', memory: '900Mi' }).obj()];
-    const small = [pod('sb').req({ cpu: '100m', memory: '100Mi' }).on('b').obj(), pod('sa').req({ cpu: '100m', memory: '100Mi' }).on('a').obj()];
+    // slots. Listed b first, 'a' decides, as in every order. (Each runs a small pod and has more
+    // than the pod asks: a slot that is a whole empty node, or a node too small for the request,
+    // is never offered.)
+    const nodes = [node('b').allocatable({ cpu: '1100m', memory: '1100Mi' }).obj(), node('a').allocatable({ cpu: '1100m', memory: '1100Mi' }).obj()];
+    const small = [pod('sb').req({ cpu: '300m', memory: '200Mi' }).on('b').obj(), pod('sa').req({ cpu: '200m', memory: '300Mi' }).on('a').obj()];
     for (const order of [nodes, [...nodes].reverse()]) {
       const fixes = fixesFor(pod('p').req({ cpu: '1', memory: '1000Mi' }).obj(), order, { pods: small });
       expect(fixes[0]?.changes).toEqual([
