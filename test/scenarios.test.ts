@@ -80,6 +80,11 @@ describe('whole-cluster scenarios', () => {
       expect(actual).toEqual(want);
     }
     if (expected.preFilter) expect(d.preFilter.map((r) => r.plugin)).toEqual(expected.preFilter);
+    // A capture that holds the control plane's version is replayed with that release's rules.
+    if (expected.capturedFrom && d.cluster.version !== undefined) {
+      expect(d.cluster.version).toBe(expected.capturedFrom);
+      expect(d.cluster.rulesOf).toBe(/^v(1\.\d+)/.exec(expected.capturedFrom)?.[1]);
+    }
     // Captured: the scheduler's own per-node verdicts, read with the test-side reason table.
     const probes = readProbes(dir);
     if (probes) {

@@ -3,7 +3,7 @@
 // every path into the kinds the engine reads, and the query to diagnose.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 /** Kinds the engine reads; others are ignored by the dump reader whatever their shape. */
 const readKinds = new Set(['Pod', 'Node', 'Event', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSINode', 'ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'LimitRange', 'ResourceQuota', 'PriorityClass', 'ConfigMap', 'NodePool', 'NodeClaim']);
@@ -48,7 +48,9 @@ export function loadCase(name: string): DumpCase {
     name === 'every-field'
       ? { query: { namespace: 'lab', name: 'app-0' }, dump: path.join(root, 'support', 'every-field.yaml') }
       : (parse(readFileSync(path.join(dir, 'expected.yaml'), 'utf8')) as { query: { namespace: string; name: string }; dump?: string });
-  const dump = parse(readFileSync(path.resolve(dir, expected.dump ?? 'cluster.yaml'), 'utf8')) as { items: Record<string, unknown>[] };
+  // The List of objects; a capture may follow it with the cluster's version, which holds no field to mutate.
+  const [list] = parseAllDocuments(readFileSync(path.resolve(dir, expected.dump ?? 'cluster.yaml'), 'utf8'));
+  const dump = list?.toJS() as { items: Record<string, unknown>[] };
   const paths: DumpCase['paths'] = [];
   dump.items.forEach((object, item) => {
     if (!readKinds.has(object['kind'] as string)) return;

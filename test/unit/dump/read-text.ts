@@ -74,6 +74,8 @@ export function wholeYaml(text: string): Record<string, unknown>[] {
   return parseAllDocuments(text, { uniqueKeys: false })
     .map((doc) => doc.toJS({ maxAliasCount: 100 }) as unknown)
     .filter((value) => value !== null && value !== undefined)
+    // `kubectl version` output is the cluster's version, not an object (sources/dump/objects.ts).
+    .filter((value) => !(typeof value === 'object' && value !== null && !('kind' in value) && ('serverVersion' in value || 'clientVersion' in value)))
     .flatMap((value) => flatten(value, 'whole'))
     .map((found) => found.object);
 }
