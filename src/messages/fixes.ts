@@ -72,6 +72,8 @@ function changeText(change: Change): string {
       return `drop ${list(change.expressions.map((e) => shown(formatRequirement(e.requirement))))} from required node-affinity term ${change.term + 1}`;
     case 'labelNodes':
       return labelsText(change);
+    case 'honorTaintsInSpread':
+      return `set nodeTaintsPolicy: Honor on topology spread constraint ${change.index + 1} (${change.topologyKey}), so that domains whose nodes all carry taints the pod does not tolerate stop counting`;
     case 'uncordon':
       return `uncordon node ${change.node}`;
     case 'waitForVictims': {
@@ -136,6 +138,10 @@ function podSpecFields(changes: readonly Change[]): Record<string, unknown> | un
       }
       case 'setNodeSelector':
         spec['nodeSelector'] = { ...(spec['nodeSelector'] as Record<string, string> | undefined), [change.to.key]: change.to.value };
+        break;
+      case 'honorTaintsInSpread':
+        // The whole list: a pod template's list is replaced, not merged, by an edit.
+        spec['topologySpreadConstraints'] = change.after;
         break;
       case 'setAffinityExpression':
       case 'removeAffinityExpressions': {

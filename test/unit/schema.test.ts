@@ -122,6 +122,7 @@ const fixChangeKinds = {
   preempt: true,
   waitForVictims: true,
   waitForScaleUp: true,
+  honorTaintsInSpread: true,
 } satisfies Record<Change['kind'], true>;
 
 const fixClasses = { correction: true, wait: true, capacity: true, policy: true } satisfies Record<FixClass, true>;

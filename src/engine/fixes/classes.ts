@@ -46,6 +46,9 @@ function changeClass(change: Change, ctx: RuleContext): FixClass {
     }
     case 'labelNodes':
       return change.overwrite && Object.keys(change.set).every((k) => Object.hasOwn(change.overwrite ?? {}, k)) ? 'correction' : 'policy';
+    // The spread then counts only domains the pod can run in: nothing else changes where it may go.
+    case 'honorTaintsInSpread':
+      return 'correction';
     case 'removeAffinityExpressions':
     case 'uncordon':
       return 'policy';

@@ -17,6 +17,7 @@ import { replay, type Replay } from './replay.js';
 import { firstUnreadFits } from './unread.js';
 import { proposeRequests } from './request.js';
 import { proposeSelectorFixes } from './selector.js';
+import { proposeSpreadPolicies } from './spread.js';
 import { proposeTolerations } from './toleration.js';
 import type { Candidate, Change, Fix, FixInput, SpecTarget } from './types.js';
 import { proposeUncordons } from './uncordon.js';
@@ -31,6 +32,7 @@ const generators: readonly ((input: FixInput) => Candidate[])[] = [
   proposeSelectorFixes,
   proposeLabels,
   proposeRelaxedTerms,
+  proposeSpreadPolicies,
   proposeRequests,
   proposeUncordons,
   proposePreemptions,

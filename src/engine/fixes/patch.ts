@@ -52,6 +52,9 @@ function patchPod(pod: V1Pod, change: Change): void {
       if (expressions && expressions[change.expression]) expressions[change.expression] = change.to;
       return;
     }
+    case 'honorTaintsInSpread':
+      spec.topologySpreadConstraints = change.after.map((c) => ({ ...c }));
+      return;
     case 'removeAffinityExpressions': {
       const term = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[change.term];
       if (!term) return;
@@ -93,7 +96,7 @@ function patchNode(node: NodeRecord, change: Change, touches: ReadonlySet<string
   }
 }
 
-const podChanges = new Set<Change['kind']>(['tolerateTaint', 'setRequest', 'setNodeSelector', 'setAffinityExpression', 'removeAffinityExpressions']);
+const podChanges = new Set<Change['kind']>(['tolerateTaint', 'setRequest', 'setNodeSelector', 'setAffinityExpression', 'removeAffinityExpressions', 'honorTaintsInSpread']);
 
 export function editsPodSpec(change: Change): boolean {
   return podChanges.has(change.kind);

@@ -2,7 +2,7 @@
 // a node's label, a cordon), small enough to replay through the engine's own filters on a
 // patched copy of the snapshot. The English, the YAML and the kubectl command are made in
 // src/messages/fixes.ts from these.
-import type { V1NodeSelectorRequirement, V1Taint, V1Toleration } from '@kubernetes/client-node';
+import type { V1NodeSelectorRequirement, V1Taint, V1Toleration, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 import type { ObjectRef } from '../events.js';
 import type { Judgement } from '../judge.js';
 import type { RuleContext, RuleSet } from '../model.js';
@@ -44,6 +44,12 @@ export type Change =
       termAfter: V1NodeSelectorRequirement[];
     }
   /** `since`: when the node was cordoned (its unschedulable taint's timeAdded), where the input shows it. */
+  /**
+   * Set one topology spread constraint's nodeTaintsPolicy to Honor, so that domains whose nodes
+   * all carry taints the pod does not tolerate stop counting (spread.ts). `after`: the pod's
+   * constraints with the change made (a template's list is replaced whole by an edit).
+   */
+  | { kind: 'honorTaintsInSpread'; cause: 'PodTopologySpread'; index: number; topologyKey: string; after: V1TopologySpreadConstraint[] }
   | { kind: 'uncordon'; cause: 'NodeUnschedulable'; node: string; since?: number }
   /**
    * Nothing to change: what is already under way frees room (wait.ts). `victims`: the

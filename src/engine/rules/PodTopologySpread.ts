@@ -54,6 +54,13 @@ export type PodTopologySpreadDetail =
       skew: number;
       /** Matching pods per eligible domain, by domain name; when there are many, only the node's and the emptiest. */
       counts: DomainCount[];
+      /** The skew exceeds maxSkew only because there are fewer domains than minDomains (the minimum taken as 0). */
+      onlyMinDomains?: true;
+      /**
+       * nodeTaintsPolicy Ignore: the skew exceeds maxSkew only because of domains whose nodes all
+       * carry taints the pod does not tolerate (it can never run there); Honor would leave them out.
+       */
+      onlyTaintedDomains?: string[];
     }
   | { kind: 'spreadLabelMissing'; constraint: SpreadConstraintRef };
 
@@ -83,6 +90,8 @@ interface SpreadState {
   constraints: Constraint[];
   /** Per constraint, in the same order. */
   counts: DomainCounts[];
+  /** Per constraint with nodeTaintsPolicy Ignore: the counts Honor would give (nodes with untolerated taints left out). */
+  honored: (DomainCounts | undefined)[];
 }
 
 // The pod's DoNotSchedule constraints, as the scheduler's getConstraints reads them.
@@ -124,19 +133,26 @@ function countMatching(pods: readonly V1Pod[], selector: V1LabelSelector | undef
 function computeState(ctx: RuleContext): SpreadState {
   const pod = ctx.pod.pod;
   const constraints = constraintsOf(pod);
-  if (constraints.length === 0) return { constraints, counts: [] };
+  if (constraints.length === 0) return { constraints, counts: [], honored: [] };
   const maps = constraints.map(() => new Map<string, number>());
+  // What nodeTaintsPolicy Honor would count, for a failure only an untolerable domain causes.
+  const honoring = constraints.map((c) => (c.ref.nodeTaintsPolicy === 'Honor' ? undefined : { ...c, ref: { ...c.ref, nodeTaintsPolicy: 'Honor' } }));
+  const honoredMaps = honoring.map((c) => (c ? new Map<string, number>() : undefined));
   for (const node of ctx.nodes) {
     // A node lacking any constraint's topologyKey counts for none of them.
     if (!constraints.every((c) => Object.hasOwn(node.labels, c.ref.topologyKey))) continue;
     constraints.forEach((c, i) => {
       if (!passesInclusionPolicies(c, pod, node.node)) return;
       const value = node.labels[c.ref.topologyKey] ?? '';
+      const matching = countMatching(node.pods, c.selector, ctx.pod.namespace);
       const byValue = maps[i]!;
-      byValue.set(value, (byValue.get(value) ?? 0) + countMatching(node.pods, c.selector, ctx.pod.namespace));
+      byValue.set(value, (byValue.get(value) ?? 0) + matching);
+      const honoredOn = honoring[i];
+      const honored = honoredMaps[i];
+      if (honoredOn && honored && passesInclusionPolicies(honoredOn, pod, node.node)) honored.set(value, (honored.get(value) ?? 0) + matching);
     });
   }
-  return { constraints, counts: maps.map(summarize) };
+  return { constraints, counts: maps.map(summarize), honored: honoredMaps.map((m) => (m ? summarize(m) : undefined)) };
 }
 
 const shownDomains = 10;
@@ -171,6 +187,18 @@ const stateFor = oncePerCycle(computeState, (ctx) => {
   ];
 });
 
+/**
+ * The domains whose every node carries a taint the pod does not tolerate, when leaving them out
+ * (nodeTaintsPolicy Honor) would bring the node's skew within maxSkew; undefined otherwise.
+ */
+function taintedDomainsOnly(honored: DomainCounts | undefined, counts: DomainCounts, c: Constraint, domain: string, selfMatch: boolean): string[] | undefined {
+  if (!honored || !honored.byValue.has(domain)) return undefined;
+  const minimum = honored.byValue.size < c.ref.minDomains ? 0 : honored.minimum;
+  if ((honored.byValue.get(domain) ?? 0) + (selfMatch ? 1 : 0) - minimum > c.ref.maxSkew) return undefined;
+  const left = [...counts.byValue.keys()].filter((d) => !honored.byValue.has(d)).sort();
+  return left.length > 0 ? left : undefined;
+}
+
 function check(state: SpreadState, pod: PodFacts, node: NodeFacts): PodTopologySpreadReason[] {
   const reasons: PodTopologySpreadReason[] = [];
   const podLabels = pod.pod.metadata?.labels ?? {};
@@ -189,6 +217,8 @@ function check(state: SpreadState, pod: PodFacts, node: NodeFacts): PodTopologyS
     const matching = byValue.get(domain) ?? 0;
     const skew = matching + (selfMatch ? 1 : 0) - globalMinimum;
     if (skew <= c.ref.maxSkew) return;
+    const onlyMinDomains = belowMinDomains && matching + (selfMatch ? 1 : 0) - counts.minimum <= c.ref.maxSkew;
+    const onlyTaintedDomains = taintedDomainsOnly(state.honored[i], counts, c, domain, selfMatch);
     reasons.push({
       plugin: 'PodTopologySpread',
       code: 'Unschedulable',
@@ -203,6 +233,8 @@ function check(state: SpreadState, pod: PodFacts, node: NodeFacts): PodTopologyS
         domainCount: byValue.size,
         skew,
         counts: countsFor(counts, domain),
+        ...(onlyMinDomains ? { onlyMinDomains: true as const } : {}),
+        ...(onlyTaintedDomains ? { onlyTaintedDomains } : {}),
       },
     });
   });

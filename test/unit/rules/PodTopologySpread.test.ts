@@ -55,6 +55,8 @@ interface Skew {
   counts: Record<string, number>;
   selfMatch?: boolean;
   belowMinDomains?: boolean;
+  /** The skew exceeds maxSkew only because of minDomains (the global minimum taken as 0). */
+  onlyMinDomains?: boolean;
 }
 
 function skewed(c: SpreadConstraintRef, domain: string, s: Skew): Reason {
@@ -73,6 +75,7 @@ function skewed(c: SpreadConstraintRef, domain: string, s: Skew): Reason {
       domainCount: counts.length,
       skew: s.skew,
       counts,
+      ...(s.onlyMinDomains ? { onlyMinDomains: true as const } : {}),
     },
   };
 }
@@ -256,8 +259,8 @@ const minDomains: FilterCase[] = [
     nodes: [n('node-a', { node: 'node-a' }), n('node-b', { node: 'node-b' }), n('node-c', { node: 'node-c' })],
     pods: [existing('p-a1', 'node-a'), existing('p-a2', 'node-a'), existing('p-b1', 'node-b'), existing('p-b2', 'node-b'), existing('p-c1', 'node-c')],
     want: {
-      'node-a': [skewed(constraint(0, 'node', 2, 'foo', { minDomains: 4 }), 'node-a', { matching: 2, min: 0, skew: 3, belowMinDomains: true, counts: { 'node-a': 2, 'node-b': 2, 'node-c': 1 } })],
-      'node-b': [skewed(constraint(0, 'node', 2, 'foo', { minDomains: 4 }), 'node-b', { matching: 2, min: 0, skew: 3, belowMinDomains: true, counts: { 'node-a': 2, 'node-b': 2, 'node-c': 1 } })],
+      'node-a': [skewed(constraint(0, 'node', 2, 'foo', { minDomains: 4 }), 'node-a', { matching: 2, min: 0, skew: 3, belowMinDomains: true, onlyMinDomains: true, counts: { 'node-a': 2, 'node-b': 2, 'node-c': 1 } })],
+      'node-b': [skewed(constraint(0, 'node', 2, 'foo', { minDomains: 4 }), 'node-b', { matching: 2, min: 0, skew: 3, belowMinDomains: true, onlyMinDomains: true, counts: { 'node-a': 2, 'node-b': 2, 'node-c': 1 } })],
       'node-c': [],
     },
   },
@@ -274,8 +277,8 @@ const minDomains: FilterCase[] = [
     nodes: fourNodes(),
     pods: [existing('p-b1', 'node-a'), existing('p-b2', 'node-b'), existing('p-y1', 'node-y')],
     want: {
-      'node-a': [skewed(constraint(0, 'zone', 2, 'foo', { minDomains: 3 }), 'zone1', { matching: 2, min: 0, skew: 3, belowMinDomains: true, counts: { zone1: 2, zone2: 1 } })],
-      'node-b': [skewed(constraint(0, 'zone', 2, 'foo', { minDomains: 3 }), 'zone1', { matching: 2, min: 0, skew: 3, belowMinDomains: true, counts: { zone1: 2, zone2: 1 } })],
+      'node-a': [skewed(constraint(0, 'zone', 2, 'foo', { minDomains: 3 }), 'zone1', { matching: 2, min: 0, skew: 3, belowMinDomains: true, onlyMinDomains: true, counts: { zone1: 2, zone2: 1 } })],
+      'node-b': [skewed(constraint(0, 'zone', 2, 'foo', { minDomains: 3 }), 'zone1', { matching: 2, min: 0, skew: 3, belowMinDomains: true, onlyMinDomains: true, counts: { zone1: 2, zone2: 1 } })],
       'node-x': [],
       'node-y': [],
     },
@@ -595,9 +598,9 @@ describe('PodTopologySpread', () => {
 
     it('says when minDomains forced the global minimum to zero', () => {
       const c = constraint(0, 'node', 2, 'foo', { minDomains: 4 });
-      const reason = skewed(c, 'node-a', { matching: 2, min: 0, skew: 3, belowMinDomains: true, counts: { 'node-a': 2, 'node-b': 2, 'node-c': 1 } });
+      const reason = skewed(c, 'node-a', { matching: 2, min: 0, skew: 3, belowMinDomains: true, onlyMinDomains: true, counts: { 'node-a': 2, 'node-b': 2, 'node-c': 1 } });
       expect(reason.detail.kind === 'spreadSkewExceeded' && messages.spreadSkewExceeded(reason.detail)).toBe(
-        'spread constraint 1 (node, maxSkew 2, minDomains 4, pods foo): node=node-a would hold 2 + 1 (this pod) matching pods against a global minimum of 0 (only 3 domains, fewer than minDomains 4), skew 3 > maxSkew 2; matching pods per node: node-a=2, node-b=2, node-c=1',
+        'spread constraint 1 (node, maxSkew 2, minDomains 4, pods foo): node=node-a would hold 2 + 1 (this pod) matching pods against a global minimum of 0 (only 3 domains, fewer than minDomains 4), skew 3 > maxSkew 2; matching pods per node: node-a=2, node-b=2, node-c=1; only because 3 domains are fewer than minDomains 4',
       );
     });
 
