@@ -86,7 +86,15 @@ export type InterPodAffinityDetail =
       /** The pod matches all its own affinity terms (what lets the first pod of a group schedule when no other matches). */
       selfMatch: boolean;
     }
-  | { kind: 'podAntiAffinityConflict'; terms: AntiAffinityConflict[] }
+  | {
+      kind: 'podAntiAffinityConflict';
+      terms: AntiAffinityConflict[];
+      /**
+       * Every pod this node's existing-pods anti-affinity reason names is one these terms name: the
+       * two are one symmetric rule (each pod's anti-affinity rejects the other), told once to a person.
+       */
+      symmetric?: true;
+    }
   | { kind: 'existingPodAntiAffinityConflict'; conflicts: ExistingAntiAffinityConflict[]; conflictCount: number };
 
 type InterPodAffinityReason = RuleReason<'InterPodAffinity', InterPodAffinityDetail>;
@@ -382,6 +390,14 @@ function existingAntiAffinityReason(state: AffinityState, node: NodeFacts): Inte
   };
 }
 
+/** The existing pods whose anti-affinity rejects this pod are among those the pod's own anti-affinity rejects. */
+function symmetric(anti: InterPodAffinityReason, existing: InterPodAffinityReason): boolean {
+  if (anti.detail.kind !== 'podAntiAffinityConflict' || existing.detail.kind !== 'existingPodAntiAffinityConflict') return false;
+  if (existing.detail.conflictCount > existing.detail.conflicts.length) return false;
+  const named = new Set(anti.detail.terms.flatMap((t) => t.pods.map((p) => `${p.namespace}/${p.name}`)));
+  return existing.detail.conflicts.every((c) => named.has(`${c.pod.namespace}/${c.pod.name}`));
+}
+
 function nothingToCheck(state: AffinityState): boolean {
   return state.affinity.length === 0 && state.antiAffinity.length === 0 && state.existing.size === 0 && state.existingUnknown.size === 0;
 }
@@ -420,6 +436,7 @@ const rule: FilterRule<'InterPodAffinity', InterPodAffinityDetail> = {
     if (anti) reasons.push(anti);
     const existing = existingAntiAffinityReason(state, node);
     if (existing) reasons.push(existing);
+    if (anti && existing && symmetric(anti, existing)) reasons[reasons.indexOf(anti)] = { ...anti, detail: { ...anti.detail, symmetric: true } as InterPodAffinityDetail };
     return reasons;
   },
   notCheckedOn(ctx, node): NodeNotChecked | undefined {

@@ -70,7 +70,7 @@ export default plugin(rule, {
     podAntiAffinityConflict: (d) =>
       d.terms
         .map((c) => `required pod anti-affinity ${termText(c.term)}: ${c.term.topologyKey}=${c.domain} already runs ${plural(c.podCount, 'matching pod')}: ${podsText(c.pods, c.podCount)}`)
-        .join('; '),
+        .join('; ') + (d.symmetric ? '; their own anti-affinity rejects this pod too' : ''),
     existingPodAntiAffinityConflict: (d) => {
       const conflicts = d.conflicts
         .map((c) => `${podText(c.pod)} has anti-affinity ${termText(c.term)} matching this pod, and this node shares ${c.term.topologyKey}=${c.domain} with it`)

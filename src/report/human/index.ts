@@ -9,7 +9,7 @@ import { summarySentence } from '../../messages/summary.js';
 import { palette } from '../color.js';
 import { escapeTerminal, escapeTerminalKeeping } from '../escape.js';
 import type { Writer } from '../writer.js';
-import { cordonAsOne } from './cordon.js';
+import { twinsAsOne } from './asOne.js';
 import { fixLines } from './fixes.js';
 import { gapLines } from './gaps.js';
 import { holderLines } from './holders.js';
@@ -79,7 +79,7 @@ function otherReasons(d: Diagnosis): string[] {
 }
 
 export function reportHuman(diagnosis: Diagnosis, out: Writer, options: HumanOptions): void {
-  const d = cordonAsOne(diagnosis);
+  const d = twinsAsOne(diagnosis);
   const colors = palette(out.color);
   const sections: string[][] = [];
   const held = nominatedHeadline(d.nodes);

@@ -191,7 +191,7 @@ const singleNode: FilterCase[] = [
   },
   {
     // Upstream stops at the incoming pod's anti-affinity; the existing pod's would fail too.
-    name: 'anti-affinity symmetry b1: both sides select each other, and both failures are reported in the scheduler’s order',
+    name: 'anti-affinity symmetry b1: both sides select each other, both failures are reported in the scheduler’s order, and the first says it is symmetric',
     pod: pod('p').labels({ abc: '', xyz: '' }).with(antiAffinity('zone', expressions(exists('abc')))).with(antiAffinity('zone', expressions(exists('def')))).obj(),
     nodes: [node1()],
     pods: [
@@ -201,7 +201,10 @@ const singleNode: FilterCase[] = [
         .obj(),
     ],
     want: {
-      node1: [antiConflict(conflict(term(1, 'zone', 'def'), 'z11', ref('e', 'node1'))), existingConflict({ pod: ref('e', 'node1'), term: term(0, 'zone', 'abc'), domain: 'z11' })],
+      node1: [
+        { ...antiConflict(conflict(term(1, 'zone', 'def'), 'z11', ref('e', 'node1'))), detail: { kind: 'podAntiAffinityConflict', terms: [conflict(term(1, 'zone', 'def'), 'z11', ref('e', 'node1'))], symmetric: true } },
+        existingConflict({ pod: ref('e', 'node1'), term: term(0, 'zone', 'abc'), domain: 'z11' }),
+      ],
     },
   },
 ];
