@@ -2,7 +2,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { CollectionName, Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, schedulerWords } from './agreement.js';
-import { disagreementEvidence } from './disagreement.js';
+import { disagreementEvidence, disputedNodes } from './disagreement.js';
 import { judgedStages, schedulerJudgedStages, type Diagnosis, type NodeVerdict, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
 import { eventsAbout, type ObjectRef } from './events.js';
@@ -157,17 +157,25 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
   const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial, () =>
     disagreementEvidence(snapshot, pod, podEvents, judgement.nodes, judgement.notChecked),
   );
+  // Nodes the scheduler said do not fit, found to fit with nothing dated since to explain it: unknown.
+  const disputed = disputedNodes(snapshot, pod, podEvents, judgement.nodes, scheduler.agrees, scheduler.parsed?.kind === 'nodeCounts');
+  const nodes = disputed.size === 0 ? judgement.nodes : judgement.nodes.map((n): NodeVerdict => (disputed.has(n.name) ? { ...n, fits: false, verdict: 'unproven', disputed: true } : n));
+  if (disputed.size > 0) {
+    fitting -= disputed.size;
+    unproven += disputed.size;
+  }
+  const stageShown = disputed.size > 0 && stageDetail.stage === 'WaitingForScaleUp' && stageDetail.fitsNow ? withoutDisputed(stageDetail, disputed) : stageDetail;
   return {
     apiVersion: 'whypending/v1',
     kind: 'Diagnosis',
     pod: summary,
     cluster: clusterRelease(release),
-    stage: stageDetail.stage,
-    stageDetail,
+    stage: stageShown.stage,
+    stageDetail: stageShown,
     // Origins with the evidence only the snapshot holds: owners' templates, LimitRanges.
     requests: { ...ctx.pod.requests, origins: requestOrigins(pod, originSources(snapshot, pod)) },
     preFilter: judgement.preFilter,
-    nodes: judgement.nodes,
+    nodes,
     counts: { nodes: judgement.nodes.length, fitting, unproven, byFirstPlugin },
     notChecked: judgement.notChecked,
     scheduler,
@@ -177,6 +185,13 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
     fixes,
     podsToConfirmFixes: proposed.podsToRead,
   };
+}
+
+/** A scale-up's nodes that fit now, without those in dispute. */
+function withoutDisputed(detail: Extract<StageDetail, { stage: 'WaitingForScaleUp' }>, disputed: ReadonlySet<string>): StageDetail {
+  const fitsNow = (detail.fitsNow ?? []).filter((n) => !disputed.has(n));
+  const { fitsNow: _dropped, ...rest } = detail;
+  return fitsNow.length > 0 ? { ...rest, fitsNow } : rest;
 }
 
 /** The autoscaler's stages with our replay's side: existing nodes where the pod fits, and the reasons side by side. */

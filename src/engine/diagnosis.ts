@@ -200,6 +200,11 @@ export interface NodeVerdict {
    * scheduler filters with them added first. `decides`: without them the node would pass.
    */
   nominated?: { pods: NominatedPod[]; decides: boolean };
+  /**
+   * Found to fit where the scheduler's message says no node does, with nothing in the input dated
+   * after its attempt to explain it: `unproven` (unknown), not `fits`.
+   */
+  disputed?: true;
 }
 
 /** The pod; when no Pod object exists (admission rejected it), only its namespace and owners. */

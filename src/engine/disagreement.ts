@@ -82,3 +82,33 @@ export function disagreementEvidence(snapshot: Snapshot, pod: V1Pod, podEvents: 
     changeCount: changes.length,
   };
 }
+
+/** The nodes a change dated after the scheduler's attempt touches: their condition turned, or a pod bound there came or is going. */
+function changedNodes(snapshot: Snapshot, since: number): Set<string> {
+  const out = new Set<string>();
+  for (const pod of snapshot.objects.pods) {
+    const node = pod.spec?.nodeName;
+    if (!node) continue;
+    const created = toTime(pod.metadata?.creationTimestamp);
+    const deleting = toTime(pod.metadata?.deletionTimestamp);
+    if ((created !== undefined && created > since) || (deleting !== undefined && deleting > since)) out.add(node);
+  }
+  for (const node of snapshot.objects.nodes) {
+    if ((node.status?.conditions ?? []).some((c) => (toTime(c.lastTransitionTime) ?? 0) > since)) out.add(node.metadata?.name ?? '');
+  }
+  return out;
+}
+
+/**
+ * The nodes in dispute: found to fit where the scheduler's message says no node does, with
+ * nothing dated after its last attempt on them to explain the difference. Neither side is
+ * proven there: they are told as unknown, not as fitting.
+ */
+export function disputedNodes(snapshot: Snapshot, pod: V1Pod, podEvents: readonly ClusterEvent[], nodes: readonly NodeVerdict[], agrees: boolean | null, saysNoneFit: boolean): ReadonlySet<string> {
+  if (agrees !== false || !saysNoneFit) return new Set();
+  const fitting = nodes.filter((n) => n.verdict === 'fits').map((n) => n.name);
+  if (fitting.length === 0) return new Set();
+  const lastAttempt = lastAttemptOf(pod, podEvents);
+  const changed = lastAttempt === undefined ? new Set<string>() : changedNodes(snapshot, lastAttempt);
+  return new Set(fitting.filter((name) => !changed.has(name)));
+}

@@ -183,7 +183,8 @@ function disagreement(d: Diagnosis): string | undefined {
   const s = d.scheduler;
   if (s.agrees !== false || !s.message) return undefined;
   const stage = stageSentence(d);
-  const ours = `why-pending finds ${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit`;
+  const disputed = d.nodes.filter((n) => n.disputed).length;
+  const ours = `why-pending finds ${d.counts.fitting} of ${plural(d.counts.nodes, 'node')} fit${disputed > 0 ? ` and ${disputed} in dispute (unknown)` : ''}`;
   const forms = [
     `${stage} The scheduler and why-pending disagree: the scheduler said "${schedulerVerdict(s.message)}"; ${ours} (see "The scheduler said").`,
     `${stage} The scheduler and why-pending disagree (see "The scheduler said"); ${ours}.`,

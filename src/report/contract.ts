@@ -60,6 +60,8 @@ export interface NodeVerdictV1 {
   unchecked?: PluginName[];
   /** Pods nominated to the node that add a failing reason (the scheduler's first pass). */
   nominated?: { pods: NominatedPod[]; decides: boolean };
+  /** Found to fit where the scheduler said no node does, nothing dated since explaining it: unproven. */
+  disputed?: true;
 }
 
 interface CountsV1 {

@@ -127,6 +127,7 @@ export function present(d: Diagnosis): DiagnosisV1 {
       reasons: n.reasons.map(presentReason),
       ...(n.unchecked.length > 0 ? { unchecked: n.unchecked } : {}),
       ...(n.nominated ? { nominated: n.nominated } : {}),
+      ...(n.disputed ? { disputed: true } : {}),
     })),
     counts: d.counts,
     notChecked: d.notChecked,

@@ -96,7 +96,7 @@ describe('node affinity with several terms', () => {
 });
 
 describe('the headline where the scheduler and the replay disagree', () => {
-  it("says so first, in the scheduler's words, before the replay's counts", () => {
+  it("says so first, in the scheduler's words, before the replay's counts; the node in dispute is unknown, not fitting", () => {
     const t = pod('p', 'shop')
       .req({ cpu: '1' })
       .with((p) => (p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.' }] }))
@@ -104,8 +104,10 @@ describe('the headline where the scheduler and the replay disagree', () => {
     // Another pod on the node: the dump holds what runs there (not only the target).
     const outcome = diagnose(ruleSet, snapshotOf({ pods: [t, pod('other', 'shop').req({ cpu: '1' }).on('n1').obj()], nodes: [sized('n1').obj()] }), { namespace: 'shop', name: 'p' });
     if (outcome.kind !== 'diagnosis') throw new Error('no diagnosis');
+    // Nothing dated after the scheduler's attempt explains why n1 would fit: in dispute.
+    expect(outcome.diagnosis.nodes.map((n) => [n.name, n.verdict, n.disputed])).toEqual([['n1', 'unproven', true]]);
     expect(summarySentence(outcome.diagnosis)).toBe(
-      'Pod shop/p cannot be scheduled. The scheduler and why-pending disagree: the scheduler said "0/1 nodes are available: 1 Insufficient cpu"; why-pending finds 1 of 1 node fit (see "The scheduler said").',
+      'Pod shop/p cannot be scheduled. The scheduler and why-pending disagree: the scheduler said "0/1 nodes are available: 1 Insufficient cpu"; why-pending finds 0 of 1 node fit and 1 in dispute (unknown) (see "The scheduler said").',
     );
   });
 });

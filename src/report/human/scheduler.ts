@@ -20,6 +20,8 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   } else if (s.agrees === false) {
     out.push(`  ${colors.red('Differs')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, here ${x.engine}`).join('; '))}.`);
     for (const cause of s.likelyCauses) out.push(escapeTerminal(`  - likely: ${likelyCauseText(cause, s.evidence)}`));
+    const disputed = d.nodes.filter((n) => n.disputed).map((n) => n.name);
+    if (disputed.length > 0) out.push(escapeTerminal(`  - in dispute, so FITS "unknown": ${disputed.slice(0, 5).join(', ')}${disputed.length > 5 ? ` and ${disputed.length - 5} more` : ''} (found to fit here, where the scheduler said no node does, and nothing dated since its attempt explains it)`));
   } else if (s.differences.length > 0) {
     // Every difference falls on a plugin the replay could not check: neither agreement nor not.
     out.push(`  ${colors.yellow('Cannot confirm')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, here ${x.engine}`).join('; '))} (not checked here; see below).`);
