@@ -64,6 +64,11 @@ describe('no section contradicts another', () => {
     const now = new Map(d.nodes.map((n) => [n.name, n.verdict]));
     for (const fix of d.fixes) for (const node of fix.makesFit) expect(now.get(node), `${node}, made fit by a fix`).not.toBe('fits');
     if (d.counts.fitting > 0) expect(d.fixes.filter((f) => f.class !== 'wait')).toEqual([]);
+    // Fixes come safest class first, and every policy change carries its caution.
+    const order = ['correction', 'wait', 'capacity', 'policy'];
+    const ranks = d.fixes.map((f) => order.indexOf(f.class));
+    expect(ranks, 'fixes in class order').toEqual([...ranks].sort((a, b) => a - b));
+    for (const fix of d.fixes.filter((f) => f.class === 'policy')) expect(fix.cautions?.length ?? 0, `a policy fix's caution: ${JSON.stringify(fix.changes.map((c) => c.kind))}`).toBeGreaterThan(0);
 
     // A plugin not checked on some nodes is unchecked on exactly those nodes, and said so.
     for (const n of d.notChecked) {
