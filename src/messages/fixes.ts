@@ -263,8 +263,10 @@ function cautionText(c: FixCaution): string {
       return `Other nodes carry ${shown(c.from)} as the pod spells it: this sends the pod to nodes with ${shown(c.to)} instead.`;
     case 'cordoned':
       return `Someone cordoned ${c.node}${c.since !== undefined ? ` at ${instant(c.since)}` : ''} (a drain, an upgrade, a fault): uncordon it only when they are done with it.`;
-    case 'largeCut':
-      return `That cuts the ${c.resource} request by ${c.percent}%: the request says what the container needs, so this is a capacity decision; the alternative is freeing that much on a node, or a larger node.`;
+    case 'largeCut': {
+      const instead = c.instead ? `freeing ${quantity(c.resource, c.instead.free)} of ${c.resource} on ${c.instead.node} fits the request as it is` : 'the alternative is room on a node, or a larger node';
+      return `That cuts the ${c.resource} request by ${c.percent}%: the request says what the container needs, so this is a capacity decision; ${instead}.`;
+    }
     case 'qosChanges':
       return `The pod's QoS class changes from ${c.from} to ${c.to} (its requests no longer equal its limits).`;
   }

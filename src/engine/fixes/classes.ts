@@ -6,9 +6,11 @@
 import type { V1Pod, V1Taint } from '@kubernetes/client-node';
 import { formatRequirement } from '../match/nodeSelector.js';
 import { formatTaint } from '../match/tolerations.js';
+import type { Judgement } from '../judge.js';
 import type { NodeFacts, RuleContext } from '../model.js';
 import { isNearToleration, nearestToleration } from '../rules/TaintToleration.js';
 import { toResourceList } from '../resources/amounts.js';
+import { failingOnlyOn } from './nodes.js';
 import { podWith } from './patch.js';
 import type { Change, FixCaution, FixClass } from './types.js';
 
@@ -116,8 +118,24 @@ function changeCautions(change: Change, ctx: RuleContext, nodes: readonly string
 }
 
 /** What a person must weigh before making the fix: its policy changes, large cuts, a QoS class it changes. */
-export function cautionsOf(changes: readonly Change[], ctx: RuleContext, makesFit: readonly string[]): FixCaution[] {
-  const cautions = changes.flatMap((c) => changeCautions(c, ctx, makesFit));
+/** The node short of `resource` by the least (only that resource failing it), and by how much: where freeing room fits the request as it is. */
+function nearestToFitting(judgement: Judgement | undefined, resource: string): { node: string; free: bigint } | undefined {
+  let best: { node: string; free: bigint } | undefined;
+  for (const node of judgement ? failingOnlyOn(judgement, 'NodeResourcesFit') : []) {
+    const short = node.reasons.filter((r) => r.detail.kind === 'insufficientResource');
+    const only = short.length === 1 ? short[0]?.detail : undefined;
+    if (only?.kind !== 'insufficientResource' || only.resource !== resource || only.exceedsAllocatable) continue;
+    if (!best || only.short < best.free || (only.short === best.free && node.name < best.node)) best = { node: node.name, free: only.short };
+  }
+  return best;
+}
+
+export function cautionsOf(changes: readonly Change[], ctx: RuleContext, makesFit: readonly string[], judgement?: Judgement): FixCaution[] {
+  const cautions = changes.flatMap((c) => changeCautions(c, ctx, makesFit)).map((c): FixCaution => {
+    if (c.kind !== 'largeCut') return c;
+    const instead = nearestToFitting(judgement, c.resource);
+    return instead ? { ...c, instead } : c;
+  });
   if (changes.some((c) => c.kind === 'setRequest')) {
     const before = qosClassOf(ctx.pod.pod);
     const after = qosClassOf(podWith(ctx.pod.pod, changes));

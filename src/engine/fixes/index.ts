@@ -78,8 +78,8 @@ function keyOf(changes: readonly Change[]): string {
     .join('|');
 }
 
-function confirmed(changes: Change[], result: Replay, spec: SpecTarget, ctx: RuleContext): Fix {
-  const cautions = cautionsOf(changes, ctx, result.fits);
+function confirmed(changes: Change[], result: Replay, spec: SpecTarget, ctx: RuleContext, judgement: Judgement): Fix {
+  const cautions = cautionsOf(changes, ctx, result.fits, judgement);
   return {
     class: classOf(changes, ctx),
     ...(cautions.length > 0 ? { cautions } : {}),
@@ -157,7 +157,7 @@ export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, jud
     const found = firstConfirmed(rules, ctx, candidate, podsUnread, wholeReplays);
     if (!found) continue;
     const key = keyOf(found.changes);
-    if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec, ctx));
+    if (!fixes.has(key)) fixes.set(key, confirmed(found.changes, found.result, spec, ctx, judgement));
   }
   return { fixes: ordered([...fixes.values()]).slice(0, maxFixes), podsToRead: podsUnread };
 }

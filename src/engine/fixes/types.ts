@@ -99,8 +99,11 @@ export type FixCaution =
   | { kind: 'selectorRetargeted'; from: string; to: string }
   /** A cordoned node: someone took it out of service. */
   | { kind: 'cordoned'; node: string; since?: number }
-  /** A request cut by more than a quarter: what the container needs is a capacity decision. */
-  | { kind: 'largeCut'; resource: string; percent: number }
+  /**
+   * A request cut by more than a quarter: what the container needs is a capacity decision.
+   * `instead`: the node nearest to fitting the request as it is, and how much must be freed there.
+   */
+  | { kind: 'largeCut'; resource: string; percent: number; instead?: { node: string; free: bigint } }
   /** The cut takes the request below the limit it was copied from or equal to: the pod's QoS class changes. */
   | { kind: 'qosChanges'; from: string; to: string };
 

@@ -60,7 +60,8 @@ describe('fix classes and their order', () => {
       ['policy', 'uncordon'],
     ]);
     expect(fixes[0]?.cautions).toEqual([
-      { kind: 'largeCut', resource: 'cpu', percent: 75 },
+      // The alternative named: busy has 500m free of 2, so freeing 1500m fits the 2 cpu as asked.
+      { kind: 'largeCut', resource: 'cpu', percent: 75, instead: { node: 'busy', free: 1500n } },
       { kind: 'qosChanges', from: 'Guaranteed', to: 'Burstable' },
     ]);
     expect(fixes[1]?.cautions).toEqual([{ kind: 'cordoned', node: 'cordoned' }]);
