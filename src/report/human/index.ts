@@ -98,8 +98,10 @@ export function reportHuman(diagnosis: Diagnosis, out: Writer, options: HumanOpt
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
   sections.push(requestLines(d, colors));
+  // The table already says each node's shortfall; its arithmetic (allocatable, used, free) is for -o wide.
   const shortfall = shortfallTable(d, out.columns, options.wide);
-  if (shortfall) sections.push([colors.bold('Resources short, node by node'), shortfall]);
+  if (shortfall && options.wide) sections.push([colors.bold('Resources short, node by node'), shortfall]);
+  else if (shortfall) sections.push(["(-o wide shows each node's arithmetic: allocatable, used by its pods, free, short by)"]);
   sections.push(holderLines(d, colors));
   sections.push(stageLines(d, colors));
   // Only where the scheduler still decides: past it (bound, never created, or bypassed by a
