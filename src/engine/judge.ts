@@ -203,21 +203,24 @@ function withNominatedPass(rules: readonly FilterRule[], ctx: RuleContext, nomin
     const facts = judged[i] as NodeFacts;
     const pods = nominated.get(facts.name);
     if (!pods) continue;
-    const first = judge(rules, withNominated(ctx, facts, pods), new Set([facts.name])).nodes[0];
+    const added = withNominated(ctx, facts, pods);
+    // The same names in the same places: the pass judging one node shares the index of 5,000.
+    samePositions(ctx.nodes, added.nodes);
+    const first = judge(rules, added, new Set([facts.name])).nodes[0];
     const second = nodes[i] as NodeVerdict;
     if (!first || first.verdict === 'fits') continue;
     if (first.verdict === 'unproven') {
       if (second.verdict === 'fits') nodes[i] = { ...second, fits: false, verdict: 'unproven', unchecked: first.unchecked };
       continue;
     }
-    const added = first.reasons.some((r) => !second.reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind));
+    const adds = first.reasons.some((r) => !second.reasons.some((o) => o.plugin === r.plugin && o.detail.kind === r.detail.kind));
     nodes[i] = {
       ...second,
       fits: false,
       verdict: 'fails',
       reasons: first.reasons,
       unchecked: first.unchecked,
-      ...(added ? { nominated: { pods: describeNominated(pods, facts), decides: second.verdict !== 'fails' } } : {}),
+      ...(adds ? { nominated: { pods: describeNominated(pods, facts), decides: second.verdict !== 'fails' } } : {}),
     };
   }
 }

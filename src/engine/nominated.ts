@@ -8,6 +8,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { toTime, type Snapshot } from '../snapshot/types.js';
 import { isTerminal, isTerminating, nodeFacts, podKey, priorityOf } from './facts.js';
 import type { NodeFacts, RuleContext } from './model.js';
+import { requestRulesFor } from './release.js';
 
 /** A pod nominated to a node, as a verdict names it. */
 export interface NominatedPod {
@@ -55,7 +56,8 @@ export function nominatedFor(snapshot: Snapshot, target: V1Pod): ReadonlyMap<str
 /** The context of the first pass on `node`: its nominated pods added to its facts, as if bound there. */
 export function withNominated(ctx: RuleContext, node: NodeFacts, nominated: readonly V1Pod[]): RuleContext {
   const added = nominated.map((pod): V1Pod => ({ ...pod, spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: node.name } }));
-  const facts = nodeFacts(node.node, [...node.pods, ...added]);
+  // Summed with the release's arithmetic, as the node's own facts were (facts.ts nodeFactsOf).
+  const facts = nodeFacts(node.node, [...node.pods, ...added], undefined, requestRulesFor(ctx.snapshot));
   return { ...ctx, nodes: ctx.nodes.map((n) => (n === node ? facts : n)), nominated: undefined };
 }
 

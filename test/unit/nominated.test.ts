@@ -100,3 +100,25 @@ describe('nominated pods', () => {
     });
   });
 });
+
+describe("nominated pods counted with the release's arithmetic", () => {
+  // 3800m in its container, 100m at pod level: 1.34 counts the pod-level request, 1.33 (PodLevelResources off) the container's.
+  const podLevel = () => {
+    const p = nominated('batch-big', 'worker-1', 1000, '3800m');
+    p.spec!.resources = { requests: { cpu: '100m' } };
+    return p;
+  };
+  const on = (version: string) => {
+    const target = report();
+    const snapshot = { ...snapshotOf({ nodes: workers(), pods: [podLevel(), target] }), cluster: { version } };
+    return judge(ruleSet.rules, buildContext(snapshot, target)).nodes.find((n) => n.name === 'worker-1')?.verdict;
+  };
+
+  it('1.34 and later: the pod-level request, and the node still fits', () => {
+    expect(on('v1.34.4')).toBe('fits');
+  });
+
+  it('1.33: the containers\' requests, and the room held keeps the pod off', () => {
+    expect(on('v1.33.5')).toBe('fails');
+  });
+});
