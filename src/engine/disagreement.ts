@@ -3,7 +3,7 @@
 // feature it does not model, another scheduler's profile, objects newer than the scheduler's
 // last attempt), and only then "the cluster changed". Each with its evidence.
 import type { V1Pod } from '@kubernetes/client-node';
-import { instantOrNone, newestOf, toTime, type ClusterEvent, type Snapshot } from '../snapshot/types.js';
+import { deletionAskedAt, newestOf, toTime, type ClusterEvent, type Snapshot } from '../snapshot/types.js';
 import type { NodeVerdict, NotChecked } from './diagnosis.js';
 import type { PluginName } from './plugins.js';
 
@@ -45,32 +45,33 @@ function lastAttemptOf(pod: V1Pod, podEvents: readonly ClusterEvent[]): number |
   return newestOf([toTime(condition?.lastProbeTime), toTime(condition?.lastTransitionTime), ...failed]);
 }
 
-function changesSince(snapshot: Snapshot, since: number, target: V1Pod): ChangeSince[] {
-  const out: ChangeSince[] = [];
+/** Each change after `since`, with the node it touches (a pod's node, or the node itself). */
+function changesSince(snapshot: Snapshot, since: number, target: V1Pod): { change: ChangeSince; node: string }[] {
+  const out: { change: ChangeSince; node: string }[] = [];
   const self = target.metadata?.uid;
   for (const pod of snapshot.objects.pods) {
-    if (!pod.spec?.nodeName || (self !== undefined && pod.metadata?.uid === self)) continue;
+    const node = pod.spec?.nodeName;
+    if (!node || (self !== undefined && pod.metadata?.uid === self)) continue;
     const ref = { kind: 'Pod' as const, namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '' };
     const created = toTime(pod.metadata?.creationTimestamp);
-    if (created !== undefined && created > since) out.push({ ...ref, what: 'created', at: created });
-    const deleting = toTime(pod.metadata?.deletionTimestamp);
-    // deletionTimestamp is when the grace period ends: the deletion was asked for up to that much earlier.
-    const asked = instantOrNone(deleting !== undefined ? deleting - (pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000 : undefined);
-    if (asked !== undefined && asked > since) out.push({ ...ref, what: 'deleting', at: asked });
+    if (created !== undefined && created > since) out.push({ change: { ...ref, what: 'created', at: created }, node });
+    const asked = deletionAskedAt(pod.metadata?.deletionTimestamp, pod.metadata?.deletionGracePeriodSeconds);
+    if (asked !== undefined && asked > since) out.push({ change: { ...ref, what: 'deleting', at: asked }, node });
   }
   // One change per node: its Ready condition where that turned, else the newest that did.
   for (const node of snapshot.objects.nodes) {
     const turned = (node.status?.conditions ?? []).filter((c) => (toTime(c.lastTransitionTime) ?? 0) > since);
     const c = turned.find((t) => t.type === 'Ready') ?? turned.sort((a, b) => (toTime(b.lastTransitionTime) ?? 0) - (toTime(a.lastTransitionTime) ?? 0))[0];
-    if (c) out.push({ kind: 'Node', name: node.metadata?.name ?? '', what: 'condition', at: toTime(c.lastTransitionTime) ?? since, condition: `${c.type}=${c.status}` });
+    const name = node.metadata?.name ?? '';
+    if (c) out.push({ change: { kind: 'Node', name, what: 'condition', at: toTime(c.lastTransitionTime) ?? since, condition: `${c.type}=${c.status}` }, node: name });
   }
-  return out.sort((a, b) => b.at - a.at || `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`));
+  return out.sort(({ change: a }, { change: b }) => b.at - a.at || `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`));
 }
 
 /** The evidence for a disagreement, read from the input; computed only when there is one. */
 export function disagreementEvidence(snapshot: Snapshot, pod: V1Pod, podEvents: readonly ClusterEvent[], nodes: readonly NodeVerdict[], notChecked: readonly NotChecked[]): DisagreementEvidence {
   const lastAttempt = lastAttemptOf(pod, podEvents);
-  const changes = lastAttempt !== undefined ? changesSince(snapshot, lastAttempt, pod) : [];
+  const changes = lastAttempt !== undefined ? changesSince(snapshot, lastAttempt, pod).map((c) => c.change) : [];
   const schedulerName = pod.spec?.schedulerName;
   return {
     ...(lastAttempt !== undefined ? { lastAttempt } : {}),
@@ -83,22 +84,6 @@ export function disagreementEvidence(snapshot: Snapshot, pod: V1Pod, podEvents: 
   };
 }
 
-/** The nodes a change dated after the scheduler's attempt touches: their condition turned, or a pod bound there came or is going. */
-function changedNodes(snapshot: Snapshot, since: number): Set<string> {
-  const out = new Set<string>();
-  for (const pod of snapshot.objects.pods) {
-    const node = pod.spec?.nodeName;
-    if (!node) continue;
-    const created = toTime(pod.metadata?.creationTimestamp);
-    const deleting = toTime(pod.metadata?.deletionTimestamp);
-    if ((created !== undefined && created > since) || (deleting !== undefined && deleting > since)) out.add(node);
-  }
-  for (const node of snapshot.objects.nodes) {
-    if ((node.status?.conditions ?? []).some((c) => (toTime(c.lastTransitionTime) ?? 0) > since)) out.add(node.metadata?.name ?? '');
-  }
-  return out;
-}
-
 /**
  * The nodes in dispute: found to fit where the scheduler's message says no node does, with
  * nothing dated after its last attempt on them to explain the difference. Neither side is
@@ -109,6 +94,7 @@ export function disputedNodes(snapshot: Snapshot, pod: V1Pod, podEvents: readonl
   const fitting = nodes.filter((n) => n.verdict === 'fits').map((n) => n.name);
   if (fitting.length === 0) return new Set();
   const lastAttempt = lastAttemptOf(pod, podEvents);
-  const changed = lastAttempt === undefined ? new Set<string>() : changedNodes(snapshot, lastAttempt);
+  // Explained: the nodes the evidence's dated changes touch (one definition of a change for both).
+  const changed = new Set(lastAttempt === undefined ? [] : changesSince(snapshot, lastAttempt, pod).map((c) => c.node));
   return new Set(fitting.filter((name) => !changed.has(name)));
 }

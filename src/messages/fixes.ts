@@ -54,7 +54,8 @@ function labelsText(change: Extract<Change, { kind: 'labelNodes' }>): string {
   return parts.join(' and ');
 }
 
-function changeText(change: Change): string {
+/** `respelling`: a selector change takes the nodes' spelling of what the pod meant (not when its caution says it retargets the pod). */
+function changeText(change: Change, respelling = true): string {
   switch (change.kind) {
     case 'tolerateTaint':
       return change.replaces
@@ -65,9 +66,9 @@ function changeText(change: Change): string {
       return `lower ${placeText(change.place)} ${change.resource} request from ${from} to ${to} (by ${by})`;
     }
     case 'setNodeSelector':
-      return `change nodeSelector ${shown(`${change.from.key}=${change.from.value}`)} to ${shown(`${change.to.key}=${change.to.value}`)}, as the nodes spell it`;
+      return `change nodeSelector ${shown(`${change.from.key}=${change.from.value}`)} to ${shown(`${change.to.key}=${change.to.value}`)}${respelling ? ', as the nodes spell it' : ''}`;
     case 'setAffinityExpression':
-      return `in required node-affinity term ${change.term + 1}, change ${shown(formatRequirement(change.from))} to ${shown(formatRequirement(change.to))}, as the nodes spell it`;
+      return `in required node-affinity term ${change.term + 1}, change ${shown(formatRequirement(change.from))} to ${shown(formatRequirement(change.to))}${respelling ? ', as the nodes spell it' : ''}`;
     case 'removeAffinityExpressions':
       return `drop ${list(change.expressions.map((e) => shown(formatRequirement(e.requirement))))} from required node-affinity term ${change.term + 1}`;
     case 'labelNodes':
@@ -230,9 +231,12 @@ export function whereLine(spec: SpecTarget): string {
 
 /** `whereSaid`: the place of pod-spec changes was said once above (whereLine), not in each sentence. */
 export function fixText(fix: Fix, { whereSaid = false } = {}): FixText {
+  // A retargeted selector is not a respelling: its caution says whose spelling it takes.
+  const respelling = !fix.cautions?.some((c) => c.kind === 'selectorRetargeted');
+  const text = (c: Change) => changeText(c, respelling);
   // The changes to the pod's spec first, with where they go, then those made elsewhere.
-  const onPod = fix.changes.filter(editsPodSpec).map(changeText);
-  const elsewhere = fix.changes.filter((c) => !editsPodSpec(c)).map(changeText);
+  const onPod = fix.changes.filter(editsPodSpec).map(text);
+  const elsewhere = fix.changes.filter((c) => !editsPodSpec(c)).map(text);
   const sentences = [...(onPod.length > 0 ? [`${list(onPod)}${whereSaid ? '' : whereText(fix.spec)}`] : []), ...elsewhere];
   let change = `${caps(list(sentences))}.`;
   const preempt = fix.changes.find((c) => c.kind === 'preempt');
@@ -241,8 +245,6 @@ export function fixText(fix: Fix, { whereSaid = false } = {}): FixText {
       ? ' The scheduler does this itself when it retries the pod.'
       : ' The scheduler does this itself when it retries the pod; PodDisruptionBudgets were not read, so it may pick other victims.';
   }
-  // A retargeted selector is not a respelling: its caution says whose spelling it takes.
-  if (fix.cautions?.some((c) => c.kind === 'selectorRetargeted')) change = change.replaceAll(', as the nodes spell it', '');
   const cautions = (fix.cautions ?? []).map(cautionText);
   if (cautions.length > 0) change += ` ${cautions.join(' ')}`;
   const yaml = yamlOf(fix);

@@ -353,8 +353,17 @@ export function toTime(value: Date | string | undefined | null): number | undefi
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/**
+ * When a pod's deletion was asked for: its deletionTimestamp is when the grace period ends, so
+ * that much earlier. Undefined when the pod is not being deleted (or the arithmetic is no time).
+ */
+export function deletionAskedAt(deletionTimestamp: Date | string | undefined | null, graceSeconds: number | undefined | null): number | undefined {
+  const ends = toTime(deletionTimestamp);
+  return ends === undefined ? undefined : instantOrNone(ends - (graceSeconds ?? 0) * 1000);
+}
+
 /** `ms` when it is an instant a Date can hold (±8.64e15 ms), else undefined: arithmetic on odd input (a huge grace period) is no time. */
-export function instantOrNone(ms: number | undefined): number | undefined {
+function instantOrNone(ms: number | undefined): number | undefined {
   return ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : undefined;
 }
 

@@ -7,10 +7,10 @@ import type { V1Pod, V1Taint } from '@kubernetes/client-node';
 import { formatRequirement } from '../match/nodeSelector.js';
 import { formatTaint } from '../match/tolerations.js';
 import type { Judgement } from '../judge.js';
-import type { NodeFacts, RuleContext } from '../model.js';
+import type { RuleContext } from '../model.js';
 import { isNearToleration, nearestToleration } from '../rules/TaintToleration.js';
 import { toResourceList } from '../resources/amounts.js';
-import { failingOnlyOn } from './nodes.js';
+import { failingOnlyOn, someNodeCarries } from './nodes.js';
 import { podWith } from './patch.js';
 import type { Change, FixCaution, FixClass } from './types.js';
 
@@ -19,12 +19,6 @@ export const fixClasses: readonly FixClass[] = ['correction', 'wait', 'capacity'
 
 /** A cut of more than this share of a request is a capacity decision, worded as one. */
 const largeCutPercent = 25;
-
-/** Whether some node carries `key=value`: the pod's spelling is one the cluster uses. */
-function someNodeCarries(nodes: readonly NodeFacts[], key: string, value: string): boolean {
-  for (const node of nodes) if (Object.hasOwn(node.labels, key) && node.labels[key] === value) return true;
-  return false;
-}
 
 /** The pod's toleration for the taint is a slip (a typo, a letter case, a wrong effect): it meant this taint. */
 function nearMissFor(pod: V1Pod, taint: V1Taint): boolean {

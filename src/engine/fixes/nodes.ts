@@ -93,6 +93,22 @@ function allOf(reasons: NodeVerdict['reasons'], plugins: readonly PluginName[]):
  * The facts of the node named `name` among `nodes`: generators look a node up for each failing
  * node, so through the judge's index of the list (built once per list), not a search each time.
  */
+// Asked for a few labels of one judgement's nodes (each fix's class, each relabelling): known once per list.
+const carriedOf = new WeakMap<readonly NodeFacts[], Map<string, boolean>>();
+
+/** Whether some node carries `key=value`: a spelling the cluster uses. */
+export function someNodeCarries(nodes: readonly NodeFacts[], key: string, value: string): boolean {
+  let known = carriedOf.get(nodes);
+  if (!known) carriedOf.set(nodes, (known = new Map()));
+  const id = `${key}\u0000${value}`;
+  let found = known.get(id);
+  if (found === undefined) {
+    found = nodes.some((n) => Object.hasOwn(n.labels, key) && n.labels[key] === value);
+    known.set(id, found);
+  }
+  return found;
+}
+
 export function nodeNamed(nodes: readonly NodeFacts[], name: string): NodeFacts | undefined {
   const at = positionsIn(nodes);
   if (!at) return nodes.findLast((n) => n.name === name); // a name repeated: the last, as before

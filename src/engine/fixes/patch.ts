@@ -5,6 +5,7 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { NodeRecord } from '../../snapshot/types.js';
 import { nodeFacts, podFacts, podKey } from '../facts.js';
+import { cordonTaint } from '../match/tolerations.js';
 import { positionsIn, samePositions } from '../judge.js';
 import type { NodeFacts, RuleContext } from '../model.js';
 import { formatResource } from '../quantity/index.js';
@@ -12,7 +13,6 @@ import { requestRulesFor } from '../release.js';
 import type { RequestRules } from '../resources/requests.js';
 import type { Change } from './types.js';
 
-const unschedulableTaintKey = 'node.kubernetes.io/unschedulable';
 
 function containerOf(pod: V1Pod, list: 'containers' | 'initContainers', name: string): V1Container | undefined {
   return (pod.spec?.[list] ?? []).find((c) => c.name === name);
@@ -88,7 +88,7 @@ function patchNode(node: NodeRecord, change: Change, touches: ReadonlySet<string
       // the taint it keeps in step with it (TaintNodesByCondition).
       const spec = (node.spec ??= {});
       spec.unschedulable = false;
-      spec.taints = (spec.taints ?? []).filter((t) => !(t.key === unschedulableTaintKey && t.effect === 'NoSchedule'));
+      spec.taints = (spec.taints ?? []).filter((t) => !(t.key === cordonTaint.key && t.effect === cordonTaint.effect));
       return;
     }
     default:

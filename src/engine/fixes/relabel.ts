@@ -7,7 +7,7 @@
 import type { Reason } from '../model.js';
 import { compareText } from '../nearmiss/index.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
-import { failingOnlyOn } from './nodes.js';
+import { failingOnlyOn, someNodeCarries } from './nodes.js';
 import { near } from './selector.js';
 import type { Candidate, FixInput } from './types.js';
 
@@ -34,17 +34,6 @@ function respelled(reasons: readonly Reason[]): SelectorEntryMiss[] {
 
 export function proposeRelabels(input: FixInput): Candidate[] {
   const byChange = new Map<string, Candidate>();
-  const carried = new Map<string, boolean>();
-  // Whether a node other than `except` carries key=value: the pod's spelling is the peers'.
-  const peersCarry = (key: string, value: string, except: string): boolean => {
-    const id = `${key}\u0000${value}\u0000${except}`;
-    let found = carried.get(id);
-    if (found === undefined) {
-      found = input.ctx.nodes.some((n) => n.name !== except && Object.hasOwn(n.labels, key) && n.labels[key] === value);
-      carried.set(id, found);
-    }
-    return found;
-  };
   for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
     const misses = respelled(node.reasons);
     // Every entry the node misses must be a respelling: relabelling one of two misses frees nothing.
@@ -55,8 +44,9 @@ export function proposeRelabels(input: FixInput): Candidate[] {
     let ok = true;
     for (const m of misses) {
       const actual = m.actual ?? '';
-      const wanted = m.wanted.find((w) => slip(w, actual) && peersCarry(m.key, w, node.name));
-      if (wanted === undefined || wanted === actual) {
+      // A slip is never equal, so the nodes carrying the pod's spelling are this node's peers.
+      const wanted = m.wanted.find((w) => slip(w, actual) && someNodeCarries(input.ctx.nodes, m.key, w));
+      if (wanted === undefined) {
         ok = false;
         break;
       }

@@ -3,11 +3,10 @@
 // for it (a typo in the value, say), the fix puts the copy in its place rather than beside it.
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 import type { NodeVerdict } from '../diagnosis.js';
-import { formatTaint } from '../match/tolerations.js';
+import { cordonTaint, formatTaint } from '../match/tolerations.js';
 import { failing, failures } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
-const cordonTaintKey = 'node.kubernetes.io/unschedulable';
 
 export function tolerationFor(taint: V1Taint): V1Toleration {
   return taint.value ? { key: taint.key, operator: 'Equal', value: taint.value, effect: taint.effect } : { key: taint.key, operator: 'Exists', effect: taint.effect };
@@ -22,7 +21,7 @@ export function proposeTolerations({ judgement }: FixInput): Candidate[] {
     for (let j = 0; j < reasons.length; j++) {
       const detail = (reasons[j] as NodeVerdict['reasons'][number]).detail;
       // A cordon's taint is lifted by uncordoning (uncordon.ts), not tolerated around.
-      if (detail.kind !== 'untoleratedTaint' || detail.taint.key === cordonTaintKey) continue;
+      if (detail.kind !== 'untoleratedTaint' || detail.taint.key === cordonTaint.key) continue;
       const key = formatTaint(detail.taint);
       let entry = byTaint.get(key);
       if (!entry) {

@@ -2,7 +2,7 @@
 // of the pod's own preemption terminating on its nominated node, or nodes an autoscaler is
 // adding for it. Told as fixes of the `wait` class, ahead of any capacity or policy change:
 // cutting a request while a preemption is about to free the room it needs is advice to ignore.
-import { instantOrNone, toTime } from '../../snapshot/types.js';
+import { deletionAskedAt } from '../../snapshot/types.js';
 import type { StageDetail } from '../diagnosis.js';
 import type { Fix } from './types.js';
 
@@ -12,9 +12,7 @@ export function waitFixes(detail: StageDetail): Fix[] {
     const victims = detail.pods
       .filter((p) => p.role === 'victim')
       .map((p) => {
-        // deletionTimestamp is when the grace period ends: the deletion was asked for that much earlier.
-        const ends = toTime(p.deletionTimestamp);
-        const since = instantOrNone(ends !== undefined ? ends - (p.deletionGracePeriodSeconds ?? 0) * 1000 : undefined);
+        const since = deletionAskedAt(p.deletionTimestamp, p.deletionGracePeriodSeconds);
         return { namespace: p.namespace, name: p.name, ...(since !== undefined ? { since } : {}) };
       });
     if (victims.length === 0) return [];

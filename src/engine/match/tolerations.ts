@@ -60,6 +60,9 @@ export function compareValues(operator: ComparisonOperator, tolerationValue: str
 }
 
 /** Steps 1 and 2: the toleration speaks about this taint's key and effect at all. */
+/** The taint the node lifecycle controller keeps in step with a cordon (spec.unschedulable: TaintNodesByCondition). */
+export const cordonTaint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' } as const;
+
 export function appliesTo(toleration: V1Toleration, taint: V1Taint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;
   return !toleration.key || toleration.key === taint.key;

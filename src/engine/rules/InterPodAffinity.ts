@@ -146,24 +146,23 @@ function coversNamespace(term: Term, namespace: string, labels: Readonly<Record<
 
 /**
  * An incoming pod's term with its namespaceSelector resolved against the cluster's namespaces,
- * as the scheduler's PreFilter does once per cycle. Namespaces that cannot be read leave the
- * selector covering only what its name-only part decides, and say so (the rule's needs make
- * the collection's gap leave the plugin not checked).
+ * as the scheduler's PreFilter does once per cycle: a namespace is covered when the term lists
+ * it or its selector selects its labels (coversNamespace, as for an existing pod's term).
+ * Namespaces that cannot be read (a gap) leave the selector covering only what its name-only
+ * part decides, and say so (the rule's needs make the gap leave the plugin not checked).
  */
 function ownTerm(term: Term, snapshot: Snapshot): OwnTerm {
   const selector = term.namespaceSelector;
-  // An empty namespaceSelector covers every namespace: the pod's is not even read.
-  if (selector && isEmptySelector(selector)) return { ...term, matches: (pod) => term.labelsMatch(pod.metadata?.labels) };
-  const covered = new Set(term.listed);
   let ref = term.ref;
-  if (selector) {
-    const selected = selectsByNameOnly(selector) ? undefined : namespacesSelected(snapshot, selector);
-    if (selected) {
-      for (const name of selected) covered.add(name);
-      ref = { ...ref, namespacesSelected: selected };
-    } else if (!selectsByNameOnly(selector)) ref = { ...ref, namespaceSelectorUnknown: true };
+  let labelsOf = (namespace: string): Readonly<Record<string, string>> | undefined => namespaceLabels(snapshot, namespace);
+  if (needsNamespaceLabels(selector)) {
+    const selected = namespacesSelected(snapshot, selector as V1LabelSelector);
+    if (selected) ref = { ...ref, namespacesSelected: selected };
+    else {
+      ref = { ...ref, namespaceSelectorUnknown: true };
+      labelsOf = () => undefined;
+    }
   }
-  const byName = selector && selectsByNameOnly(selector) ? selector : undefined;
   // A cluster has few namespaces: each is decided once.
   const coverage = new Map<string, boolean>();
   return {
@@ -173,7 +172,7 @@ function ownTerm(term: Term, snapshot: Snapshot): OwnTerm {
       const namespace = namespaceOf(pod);
       let covers = coverage.get(namespace);
       if (covers === undefined) {
-        covers = covered.has(namespace) || (byName !== undefined && matchesLabelSelector(byName, { [metadataNameLabel]: namespace }));
+        covers = coversNamespace(term, namespace, labelsOf(namespace)) === true;
         coverage.set(namespace, covers);
       }
       return covers && term.labelsMatch(pod.metadata?.labels);

@@ -4,8 +4,8 @@
 // - a symmetric anti-affinity (the pod's term rejects pods whose own term rejects the pod) fails
 //   InterPodAffinity twice: the pod's own term, which says so, is kept.
 import type { Diagnosis, NodeVerdict } from '../../engine/diagnosis.js';
+import { cordonTaint } from '../../engine/match/tolerations.js';
 
-const cordonTaintKey = 'node.kubernetes.io/unschedulable';
 
 // Nodes of one class share their list of reasons: the shortened list is shared the same way.
 const shortened = new WeakMap<NodeVerdict['reasons'], NodeVerdict['reasons']>();
@@ -16,7 +16,7 @@ function withoutCordonTaint(reasons: NodeVerdict['reasons']): NodeVerdict['reaso
     const cordoned = reasons.some((r) => r.detail.kind === 'nodeCordoned');
     const symmetric = reasons.some((r) => r.detail.kind === 'podAntiAffinityConflict' && r.detail.symmetric);
     const kept = cordoned || symmetric
-      ? reasons.filter((r) => !(cordoned && r.detail.kind === 'untoleratedTaint' && r.detail.taint.key === cordonTaintKey) && !(symmetric && r.detail.kind === 'existingPodAntiAffinityConflict'))
+      ? reasons.filter((r) => !(cordoned && r.detail.kind === 'untoleratedTaint' && r.detail.taint.key === cordonTaint.key) && !(symmetric && r.detail.kind === 'existingPodAntiAffinityConflict'))
       : reasons;
     out = kept.length === reasons.length ? reasons : kept;
     shortened.set(reasons, out);

@@ -37,7 +37,7 @@ import { namespaceRecord, statusOnly } from './compact.js';
 import { neighbourListCut, nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
-import { escapeField, kindWord, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
+import { escapeField, kindWord, nominatedPodsSelector, nonTerminal, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type TransportOptions } from './transport.js';
 import { readTriageLive } from './triage.js';
 import { readClusterVersion } from './version.js';
@@ -64,7 +64,6 @@ const perObjectReadsDefault = 100;
 // apiserver has work enough, and asking for the next page early only kept twice as many pages
 // in memory (25 MB more at 2,500 nodes).
 const namespaceReadsAtOnce = 4;
-const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 /** Every pod bound to a node and not terminal: the pods the filters count. */
 const everyPodQuery = { fieldSelector: `spec.nodeName!=,${nonTerminal}` };
 // Read together (podVolumes) when a rule needs any of them for the pod.
@@ -463,7 +462,7 @@ class LiveReader {
   private async nominatedPods(pod: V1Pod): Promise<void> {
     const priority = priorityOf(pod);
     const keep = (p: V1Pod) => priorityOf(p) >= priority;
-    const query = { fieldSelector: `spec.nodeName=,status.nominatedNodeName!=,${nonTerminal}` };
+    const query = { fieldSelector: nominatedPodsSelector };
     const refused = this.gaps.some((g) => g.collection === 'pods' && g.cause === 'forbidden' && g.permission.scope === 'cluster');
     // Kept whole (few pods): their PodScheduled condition dates the nomination.
     if (!refused && (await this.listOf<V1Pod>(resources.pods, undefined, 'listing pods nominated to a node', query, keep))) return;

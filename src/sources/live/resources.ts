@@ -17,6 +17,15 @@ export function ownerResource(kind: string): Resource | undefined {
   return Object.values(resources).find((r) => r.kind === kind && (ownerKinds as readonly string[]).includes(kind));
 }
 
+/** Pods that still count: the filters skip Succeeded and Failed pods. */
+export const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
+
+/**
+ * Pending pods nominated to a node (engine/nominated.ts): the apiserver filters every pod and
+ * sends only these, few, so a read of them costs one small page.
+ */
+export const nominatedPodsSelector = `spec.nodeName=,status.nominatedNodeName!=,${nonTerminal}`;
+
 /** The URL path of a collection (no name) or of one object. `namespace` undefined: all namespaces. */
 export function pathOf(r: Resource, namespace?: string, name?: string): string {
   const root = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;

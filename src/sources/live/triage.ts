@@ -16,12 +16,10 @@ import type { LiveConfig } from './config.js';
 import { namespaceRecord, statusOnly } from './compact.js';
 import { nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
-import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
+import { nominatedPodsSelector, nonTerminal, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport } from './transport.js';
 import type { ReadLiveOptions } from './fetch.js';
 import { readClusterVersion } from './version.js';
-
-const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
 
 // Read per namespace holding pending pods (or once across all with -A).
 const perNamespace: readonly CollectionName[] = ['replicaSets', 'deployments', 'statefulSets', 'daemonSets', 'jobs', 'cronJobs', 'limitRanges', 'resourceQuotas', 'persistentVolumeClaims', 'podDisruptionBudgets'];
@@ -131,7 +129,7 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
       // are: read across namespaces when the scope is one (with -A they are among the pending).
       scope.namespace === undefined
         ? undefined
-        : list<V1Pod>(resources.pods, undefined, 'listing pods nominated to a node', { fieldSelector: `spec.nodeName=,status.nominatedNodeName!=,${nonTerminal}` }).then((items) => {
+        : list<V1Pod>(resources.pods, undefined, 'listing pods nominated to a node', { fieldSelector: nominatedPodsSelector }).then((items) => {
             for (const pod of items ?? []) if (!seen.has(pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`)) objects.pods.push(pod);
           }),
     ]);
