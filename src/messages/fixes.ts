@@ -263,8 +263,11 @@ function cautionText(c: FixCaution): string {
       return `The pod could then run on nodes without ${list(c.requirements.map(shown))}: drop it only if the pod does not need it.`;
     case 'selectorRetargeted':
       return `Other nodes carry ${shown(c.from)} as the pod spells it: this sends the pod to nodes with ${shown(c.to)} instead.`;
-    case 'cordoned':
-      return `Someone cordoned ${c.node}${c.since !== undefined ? ` at ${instant(c.since)}` : ''} (a drain, an upgrade, a fault): uncordon it only when they are done with it.`;
+    case 'cordoned': {
+      const at = c.since !== undefined ? ` at ${instant(c.since)}` : '';
+      if (c.by !== undefined) return `${c.node} was cordoned by field manager ${c.by}${at} (a drain, an upgrade, a fault): uncordon it only when that work is done.`;
+      return `Someone cordoned ${c.node}${at} (a drain, an upgrade, a fault): uncordon it only when they are done with it.`;
+    }
     case 'largeCut': {
       const instead = c.instead ? `freeing ${quantity(c.resource, c.instead.free)} of ${c.resource} on ${c.instead.node} fits the request as it is` : 'the alternative is room on a node, or a larger node';
       return `That cuts the ${c.resource} request by ${c.percent}%: the request says what the container needs, so this is a capacity decision; ${instead}.`;

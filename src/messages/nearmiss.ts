@@ -31,11 +31,11 @@ function sideNotes(o: ClassifiedOp, side: 'wanted' | 'actual'): string[] {
   if (kind === 'leadingWhitespace' || kind === 'trailingWhitespace') {
     const where = kind === 'leadingWhitespace' ? 'leading' : 'trailing';
     const word = WHITESPACE_WORDS[info.char];
-    notes.push(`${where} ${word ? `${word} ${info.codePoint}` : `white space ${named(info)}`} on the ${SIDE[side]} value`);
+    notes.push(`${where} ${word ? `${word} ${info.codePoint}` : `white space ${named(info)}`} on the ${SIDE[side]} side`);
   } else if (kind === 'invisibleCharacter' || kind === 'nonBreakingSpace') {
     notes.push(`${named(info)} on the ${SIDE[side]} side at position ${pos}`);
   } else if (kind === 'other' && o.op !== 'changed') {
-    notes.push(`${shown(info)} is in the ${SIDE[side]} value (position ${pos}) but not the ${side === 'wanted' ? "node's" : "pod's"}`);
+    notes.push(`${shown(info)} is on the ${SIDE[side]} side (position ${pos}) but not the ${side === 'wanted' ? "node's" : "pod's"}`);
   }
   return notes;
 }
@@ -72,8 +72,8 @@ function runNote(kind: RunKind, run: ClassifiedOp[]): string {
   const text = (side: 'wanted' | 'actual') => `"${run.map((o) => o[side]?.char ?? '').join('')}"`;
   const span = (a?: number, b?: number) => (a === b ? `${a}` : `${a}-${b}`);
   const plural = run.length > 1 ? 's' : '';
-  if (kind === 'missing') return `${text('wanted')} is in the pod's value (position${plural} ${span(first.wantedPos, last.wantedPos)}) but not the node's`;
-  if (kind === 'extra') return `${text('actual')} is in the node's value (position${plural} ${span(first.actualPos, last.actualPos)}) but not the pod's`;
+  if (kind === 'missing') return `${text('wanted')} is on the pod's side (position${plural} ${span(first.wantedPos, last.wantedPos)}) but not the node's`;
+  if (kind === 'extra') return `${text('actual')} is on the node's side (position${plural} ${span(first.actualPos, last.actualPos)}) but not the pod's`;
   const wanted = span(first.wantedPos, last.wantedPos);
   const actual = span(first.actualPos, last.actualPos);
   return `letter case: ${text('wanted')} (wanted) vs ${text('actual')} (node) at position${plural} ${wanted}${wanted === actual ? '' : ` (${actual} on the node)`}`;
@@ -96,7 +96,7 @@ export function explainDiff(diff: TextDiff): string[] {
     notes.push(runNote(kind, run));
   }
   const form = normalizationForm(diff.ops.map((o) => o.wanted?.char ?? '').join(''), diff.ops.map((o) => o.actual?.char ?? '').join(''));
-  if (form) notes.push(`the two values are equal after Unicode ${form} normalization`);
+  if (form) notes.push(`the two are equal after Unicode ${form} normalization`);
   return collapseRepeats(notes);
 }
 

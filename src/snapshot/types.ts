@@ -103,7 +103,9 @@ export interface ClusterEvent {
  * What the engine reads of a node, and all a live read keeps of one (compact.ts, and the
  * protobuf decoder protobuf/node.ts, which reads exactly these fields): its name and labels,
  * its cordon and taints, its capacity, allocatable and conditions, the features its kubelet
- * declares (NodeDeclaredFeatures); the uid tells one node object from another. A dump's nodes are whole V1Nodes (a V1Node is a NodeRecord). Typed
+ * declares (NodeDeclaredFeatures); the uid tells one node object from another. A dump's nodes
+ * are whole V1Nodes (a V1Node is a NodeRecord), whose managedFields may say who cordoned one;
+ * a live list leaves managedFields out (they would double the bytes of 5,000 nodes). Typed
  * this way, a rule or story that starts reading another field of a node does not compile
  * until the field is added here, and so to the live read.
  */
@@ -114,7 +116,8 @@ export const nodeRecordFields = {
 } as const satisfies { metadata: readonly (keyof V1ObjectMeta)[]; spec: readonly (keyof V1NodeSpec)[]; status: readonly (keyof V1NodeStatus)[] };
 
 export interface NodeRecord {
-  metadata?: Pick<V1ObjectMeta, (typeof nodeRecordFields.metadata)[number]>;
+  /** managedFields: a dump's only (dump/slim.ts keeps the entry that set spec.unschedulable). */
+  metadata?: Pick<V1ObjectMeta, (typeof nodeRecordFields.metadata)[number] | 'managedFields'>;
   spec?: Pick<V1NodeSpec, (typeof nodeRecordFields.spec)[number]>;
   status?: Pick<V1NodeStatus, (typeof nodeRecordFields.status)[number]>;
 }

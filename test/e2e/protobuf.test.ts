@@ -252,6 +252,9 @@ describe('pods on nodes read in protobuf', () => {
       expect(differing).toEqual([]);
       const every = protobuf.find((n) => n.metadata?.name === 'every-field-node');
       expect(every?.spec?.unschedulable).toBe(true);
+      // Of its managedFields, only the entry of the manager that set spec.unschedulable (who cordoned it).
+      expect(every?.metadata?.managedFields).toEqual([expect.objectContaining({ manager: expect.stringMatching(/./), fieldsV1: { 'f:spec': { 'f:unschedulable': {} } } })]);
+      expect(json.filter((n) => n.metadata?.managedFields).every((n) => n.spec?.unschedulable === true)).toBe(true);
       expect(every?.spec?.taints?.map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`)).toEqual(expect.arrayContaining(['dedicated=GPU:NoSchedule', 'only-key=:PreferNoSchedule']));
       expect(every?.status?.conditions?.map((cond) => cond.type)).toEqual(['Ready', 'MemoryPressure', 'example.com/Custom']);
       expect(every?.status?.allocatable?.['example.com/dongle']).toBe('2');

@@ -101,7 +101,7 @@ function changeCautions(change: Change, ctx: RuleContext, nodes: readonly string
     case 'setAffinityExpression':
       return changeClass(change, ctx) === 'policy' ? [{ kind: 'selectorRetargeted', from: formatRequirement(change.from), to: formatRequirement(change.to) }] : [];
     case 'uncordon':
-      return [{ kind: 'cordoned', node: change.node, ...(change.since !== undefined ? { since: change.since } : {}) }];
+      return [{ kind: 'cordoned', node: change.node, ...(change.since !== undefined ? { since: change.since } : {}), ...(change.by !== undefined ? { by: change.by } : {}) }];
     case 'setRequest': {
       const percent = change.from > 0n ? Number(((change.from - change.to) * 100n) / change.from) : 0;
       return percent > largeCutPercent ? [{ kind: 'largeCut', resource: change.resource, percent }] : [];

@@ -43,14 +43,14 @@ export type Change =
       /** The term's expressions that stay. */
       termAfter: V1NodeSelectorRequirement[];
     }
-  /** `since`: when the node was cordoned (its unschedulable taint's timeAdded), where the input shows it. */
+  /** `since`: when the node was cordoned (its unschedulable taint's timeAdded), `by`: the field manager that set spec.unschedulable, where the input shows them. */
   /**
    * Set one topology spread constraint's nodeTaintsPolicy to Honor, so that domains whose nodes
    * all carry taints the pod does not tolerate stop counting (spread.ts). `after`: the pod's
    * constraints with the change made (a template's list is replaced whole by an edit).
    */
   | { kind: 'honorTaintsInSpread'; cause: 'PodTopologySpread'; index: number; topologyKey: string; after: V1TopologySpreadConstraint[] }
-  | { kind: 'uncordon'; cause: 'NodeUnschedulable'; node: string; since?: number }
+  | { kind: 'uncordon'; cause: 'NodeUnschedulable'; node: string; since?: number; by?: string }
   /**
    * Nothing to change: what is already under way frees room (wait.ts). `victims`: the
    * preemption's victims on `node` still terminating, since when; `scaleUp`: the autoscaler
@@ -98,7 +98,7 @@ export type FixCaution =
   /** The pod's selector changed to a spelling other nodes carry: it moves to other nodes. */
   | { kind: 'selectorRetargeted'; from: string; to: string }
   /** A cordoned node: someone took it out of service. */
-  | { kind: 'cordoned'; node: string; since?: number }
+  | { kind: 'cordoned'; node: string; since?: number; by?: string }
   /**
    * A request cut by more than a quarter: what the container needs is a capacity decision.
    * `instead`: the node nearest to fitting the request as it is, and how much must be freed there.

@@ -1,6 +1,5 @@
 // The human report: the sentence first, then the node table, then the details.
 import { judgedStages, type Diagnosis } from '../../engine/diagnosis.js';
-import { isNearToleration } from '../../engine/rules/TaintToleration.js';
 import { plural } from '../../messages/format.js';
 import { describeReason } from '../../messages/reasons.js';
 import { nominatedHeadline } from '../../messages/nominated.js';
@@ -13,7 +12,7 @@ import { twinsAsOne } from './asOne.js';
 import { fixLines } from './fixes.js';
 import { gapLines } from './gaps.js';
 import { holderLines } from './holders.js';
-import { nearMisses } from './nearMisses.js';
+import { nearMisses, toldAsNearMiss } from './nearMisses.js';
 import { nominatedLines } from './nominated.js';
 import { requestLines, shortfallTable } from './resources.js';
 import { schedulerLines } from './scheduler.js';
@@ -60,8 +59,8 @@ function otherReasons(d: Diagnosis): string[] {
   for (const node of d.nodes) {
     for (const r of node.reasons) {
       if (shownElsewhere.has(r.detail.kind)) continue;
-      // A taint with a near miss is shown, character by character, under "Near misses".
-      if (r.detail.kind === 'untoleratedTaint' && r.detail.nearest && isNearToleration(r.detail.nearest) && !r.detail.comparisons) continue;
+      // A near miss is shown, character by character, under "Near misses".
+      if (toldAsNearMiss(r.detail)) continue;
       let text = texts.get(r.detail);
       if (text === undefined) texts.set(r.detail, (text = `${r.plugin}: ${describeReason(r.detail)}`));
       const named = byText.get(text);
@@ -87,8 +86,11 @@ export function reportHuman(diagnosis: Diagnosis, out: Writer, options: HumanOpt
   if (d.preFilter.length > 0) {
     sections.push(['Before any node (PreFilter)', ...d.preFilter.map((r) => escapeTerminal(`  ${r.plugin} (${r.code}): ${describeReason(r.detail)}`))]);
   }
+  // The table already says each node's shortfall; its arithmetic (allocatable, used, free) is for -o wide.
+  const shortfall = shortfallTable(d, out.columns, options.wide);
   if (d.nodes.some((n) => n.reasons.length > 0 || n.unchecked.length > 0)) {
-    sections.push([nodeTable(d.nodes, { wide: options.wide, columns: out.columns, colors })]);
+    const hint = shortfall && !options.wide ? ["(-o wide shows each node's arithmetic: allocatable, used by its pods, free, short by)"] : [];
+    sections.push([nodeTable(d.nodes, { wide: options.wide, columns: out.columns, colors }), ...hint]);
   } else if (d.preFilter.length > 0 && d.nodes.length > 0) {
     sections.push([`Every node passes the filters; only the failure above stops the pod.`]);
   }
@@ -97,18 +99,19 @@ export function reportHuman(diagnosis: Diagnosis, out: Writer, options: HumanOpt
   sections.push(fixLines(d, colors, options.wide));
   const reasons = otherReasons(d);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
-  sections.push(requestLines(d, colors));
-  // The table already says each node's shortfall; its arithmetic (allocatable, used, free) is for -o wide.
-  const shortfall = shortfallTable(d, out.columns, options.wide);
+  // Where the filters ran and no node is short of anything, the request decides nothing: -o wide.
+  const requestDecides = !judgedStages.has(d.stage) || shortfall !== undefined || d.notes.some((n) => n.kind === 'requestExceedsEveryNode');
+  if (options.wide || requestDecides) sections.push(requestLines(d, colors));
   if (shortfall && options.wide) sections.push([colors.bold('Resources short, node by node'), shortfall]);
-  else if (shortfall) sections.push(["(-o wide shows each node's arithmetic: allocatable, used by its pods, free, short by)"]);
   sections.push(holderLines(d, colors));
   sections.push(stageLines(d, colors));
   // Only where the scheduler still decides: past it (bound, never created, or bypassed by a
   // nodeName set by hand) its words on this pod are history, not cause.
-  if (judgedStages.has(d.stage) && d.stage !== 'NodeNameSet') sections.push(schedulerLines(d, colors));
-  // Which release's rules were replayed, once, where the filters were (the version is the cluster's text).
-  if (judgedStages.has(d.stage)) sections.push([escapeTerminal(releaseLine(d.cluster))]);
+  const scheduler = judgedStages.has(d.stage) && d.stage !== 'NodeNameSet' ? schedulerLines(d, colors) : [];
+  // Which release's rules were replayed, once, where the filters were (the version is the
+  // cluster's text): the last line of what the scheduler said, which it is checked against.
+  const release = judgedStages.has(d.stage) ? [escapeTerminal(releaseLine(d.cluster))] : [];
+  sections.push(scheduler.length > 0 ? [...scheduler, ...release] : release);
   // Gap lines carry collection names and error details from the cluster; only the heading is coloured.
   const [gapsHeading, ...gaps] = gapLines(d, colors);
   if (gapsHeading !== undefined) sections.push([gapsHeading, ...gaps.map(escapeTerminal)]);

@@ -19,10 +19,12 @@ interface Block {
 
 // renderAligned already shows every control and invisible character as ⟨U+XXXX⟩ and adds only
 // its own colours, so its lines are not escaped again (that would show the colours as text).
-function diffLines(label: string, diff: TextDiff, colors: Palette): string[] {
+// The field's name is a line of its own only where a block compares two fields; alone, the
+// block's title already says which one differs.
+function diffLines(label: string | undefined, diff: TextDiff, colors: Palette): string[] {
   const [wanted = '', actual = '', marks = ''] = renderAligned(diff, colors);
   return [
-    `    ${label}`,
+    ...(label ? [`    ${label}`] : []),
     `      pod:  ${wanted}`,
     `      node: ${actual}`,
     `            ${marks}`,
@@ -35,10 +37,36 @@ function selectorBlock(miss: SelectorEntryMiss, source: string, colors: Palette)
   if (!closest) return undefined;
   const wanted = miss.wanted.length === 1 ? `${miss.key}=${miss.wanted[0] ?? ''}` : `${miss.key} ${miss.operator} (${miss.wanted.join(', ')})`;
   const lines: string[] = [];
-  if (!closest.keyDiff.equal) lines.push(...diffLines('label key', closest.keyDiff, colors));
-  if (closest.valueDiff && !closest.valueDiff.equal) lines.push(...diffLines('label value', closest.valueDiff, colors));
+  const keyDiffers = !closest.keyDiff.equal;
+  const valueDiffers = closest.valueDiff !== undefined && !closest.valueDiff.equal;
+  const both = keyDiffers && valueDiffers;
+  if (keyDiffers) lines.push(...diffLines(both ? 'label key' : undefined, closest.keyDiff, colors));
+  if (closest.valueDiff && valueDiffers) lines.push(...diffLines(both ? 'label value' : undefined, closest.valueDiff, colors));
   if (lines.length === 0) return undefined;
   return { title: `${source} wants ${wanted}; node has ${closest.key}=${closest.value}`, lines };
+}
+
+/** Whether the near-miss block of this entry tells the whole of it (a block exists and differs). */
+function wholeNearMiss(miss: SelectorEntryMiss): boolean {
+  const c = miss.closest;
+  return c !== undefined && (!c.keyDiff.equal || (c.valueDiff !== undefined && !c.valueDiff.equal));
+}
+
+type Detail = Diagnosis['nodes'][number]['reasons'][number]['detail'];
+
+/**
+ * Whether "Near misses" tells everything this reason says, so the Reasons section need not
+ * repeat it: a taint nearly tolerated (without other tolerations compared against it), or a
+ * selector or a lone affinity term whose every unmet entry is a near miss.
+ */
+export function toldAsNearMiss(detail: Detail): boolean {
+  if (detail.kind === 'untoleratedTaint') return detail.nearest !== undefined && isNearToleration(detail.nearest) && !detail.comparisons;
+  if (detail.kind === 'nodeSelectorMismatch') return detail.misses.length > 0 && detail.misses.every(wholeNearMiss);
+  if (detail.kind === 'requiredAffinityMismatch') {
+    const [only, ...more] = detail.terms;
+    return only !== undefined && more.length === 0 && only.misses.length > 0 && only.misses.every(wholeNearMiss);
+  }
+  return false;
 }
 
 interface Entry {
@@ -47,7 +75,7 @@ interface Entry {
 }
 
 /** The near-miss blocks a reason's detail belongs to, each with the key that groups its nodes. */
-function entriesOf(detail: Diagnosis['nodes'][number]['reasons'][number]['detail'], colors: Palette): Entry[] {
+function entriesOf(detail: Detail, colors: Palette): Entry[] {
   const entries: Entry[] = [];
   // Character detail only where some field is a near miss; a different value is told in Reasons.
   if (detail.kind === 'untoleratedTaint' && detail.nearest && isNearToleration(detail.nearest)) {
@@ -59,7 +87,8 @@ function entriesOf(detail: Diagnosis['nodes'][number]['reasons'][number]['detail
         lines: near.mismatches.flatMap((m) => {
           if (m.field === 'key' || m.field === 'value') {
             const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
-            return m.diff ? [...diffLines(`toleration ${m.field}`, m.diff, colors), ...extra] : extra;
+            const label = near.mismatches.length > 1 ? `toleration ${m.field}` : undefined;
+            return m.diff ? [...diffLines(label, m.diff, colors), ...extra] : extra;
           }
           if (m.field === 'effect') {
             const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
@@ -93,11 +122,11 @@ export function nearMisses(d: Diagnosis, colors: Palette): string[] {
   const stage = d.stageDetail;
   if (stage.stage === 'NodeNameSet') {
     for (const near of stage.nearNodes ?? []) {
-      add(`nodeName|${near.name}`, near.name, () => ({ title: `spec.nodeName ${stage.nodeName}, which no node has, vs the node's name`, lines: diffLines('node name', near.diff, colors) }));
+      add(`nodeName|${near.name}`, near.name, () => ({ title: `spec.nodeName ${stage.nodeName}, which no node has, vs the node's name`, lines: diffLines(undefined, near.diff, colors) }));
     }
   }
   // Each detail's blocks worked out once: nodes of one class share their details.
-  const known = new Map<Diagnosis['nodes'][number]['reasons'][number]['detail'], Entry[]>();
+  const known = new Map<Detail, Entry[]>();
   for (const node of d.nodes) {
     for (const reason of node.reasons) {
       let entries = known.get(reason.detail);

@@ -2,11 +2,14 @@
 // something under src/ reads. Nothing here is read by the engine or the reports (grep before
 // adding a field, and before the engine starts reading one of these):
 //   metadata.managedFields   except, for Pods, the entries' record of who wrote a container's
-//                            requests (resources/origins.ts tells defaulted requests by it);
+//                            requests (resources/origins.ts tells defaulted requests by it),
+//                            and for Nodes, who set spec.unschedulable (fixes/uncordon.ts);
 //   Node status.images       every image on the node, often the largest part of a Node;
 //   containers' env, envFrom, command, args, probes and lifecycle hooks;
 //   a ConfigMap's data but its `status` key (only cluster-autoscaler's status is kept).
 // Annotations stay: the engine reads several (kubernetes.io/limit-ranger among them).
+
+import { cordonEntries } from '../cordon.js';
 
 const unreadContainerFields = ['env', 'envFrom', 'command', 'args', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
 
@@ -39,7 +42,9 @@ function requestsWritten(entry: unknown): unknown {
 export function slim(kind: string, object: Record<string, unknown>): void {
   const metadata = object['metadata'];
   if (isObject(metadata) && Array.isArray(metadata['managedFields'])) {
+    const cordon = kind === 'Node' ? cordonEntries(metadata['managedFields']) : undefined;
     if (kind === 'Pod') metadata['managedFields'] = metadata['managedFields'].map(requestsWritten);
+    else if (cordon) metadata['managedFields'] = cordon;
     else delete metadata['managedFields'];
   }
   // Of cluster-autoscaler's status ConfigMap, only the `status` key is read (objects.ts drops

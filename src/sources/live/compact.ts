@@ -22,6 +22,7 @@
 //   neighbour pods cut so and whole: a field the engine starts reading must be added here.
 // - cluster-autoscaler's status ConfigMap (one GET, fetch.ts): its name, namespace and `status` key.
 import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1NodeCondition, V1Pod, V1PodResourceClaim, V1PodStatus, V1Taint, V1Volume } from '@kubernetes/client-node';
+import { cordonEntries } from '../cordon.js';
 import { nodeRecordFields, type NamespaceRecord, type NodeRecord } from '../../snapshot/types.js';
 
 type Fields<T> = readonly (keyof T & string)[];
@@ -131,7 +132,11 @@ function pickInOwnOrder<T extends object>(from: T, fields: ReadonlySet<keyof T>)
 /** A node as the engine reads it (NodeRecord): a new, smaller record of the fields named there. */
 export function compactNode(node: V1Node): NodeRecord {
   const out: NodeRecord = {};
-  if (node.metadata) out.metadata = pick(node.metadata, nodeRecordFields.metadata);
+  if (node.metadata) {
+    out.metadata = pick(node.metadata, nodeRecordFields.metadata);
+    const cordon = cordonEntries(node.metadata.managedFields);
+    if (cordon) out.metadata.managedFields = cordon;
+  }
   if (node.spec) {
     const spec = pick(node.spec, nodeRecordFields.spec);
     if (spec.taints) spec.taints = spec.taints.map((t) => pickInOwnOrder(t, taintFields));

@@ -29,6 +29,7 @@ import {
 import { Kubeconfig } from './kubeconfig.js';
 import { Limiter } from './limit.js';
 import { withoutArrayMembers } from './unread-members.js';
+import { cordonEntries } from '../cordon.js';
 import { continueInProtobufHead, decodeStatus, protobufMediaType } from './protobuf/envelope.js';
 import { ProtobufError } from './protobuf/wire.js';
 import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
@@ -305,7 +306,10 @@ export class Transport {
       const reduce = page.reduced ? undefined : options.reduce;
       for (const item of page.items ?? []) {
         const metadata = (item as { metadata?: Record<string, unknown> }).metadata;
-        if (metadata) delete metadata['managedFields'];
+        // Of managedFields, only who cordoned a node is kept (../cordon.ts).
+        const cordon = metadata ? cordonEntries(metadata['managedFields']) : undefined;
+        if (metadata && cordon) metadata['managedFields'] = cordon;
+        else if (metadata) delete metadata['managedFields'];
         if (options.keep && !options.keep(item as T)) continue;
         out.push(reduce ? reduce(item as T) : (item as T));
       }

@@ -6,6 +6,8 @@
 // colon, only ever start the key itself. Anything unexpected (no closing bracket) leaves the
 // page as it was: JSON.parse then reads it whole, and the members are deleted from the parsed
 // objects as before (Transport.list, compact.ts).
+import { cordonMarker } from '../cordon.js';
+
 const quote = 0x22;
 const backslash = 0x5c;
 const comma = 0x2c;
@@ -31,21 +33,29 @@ function endOf(bytes: Buffer, open: number): number {
   return -1;
 }
 
-/** `bytes` (compact JSON) without any `"<name>":[...]` member (and its comma), for each of `names`. */
+/**
+ * `bytes` (compact JSON) without any `"<name>":[...]` member (and its comma), for each of
+ * `names`; a managedFields array that says who cordoned a node is kept (../cordon.ts).
+ */
 export function withoutArrayMembers(bytes: Buffer, names: readonly string[]): Buffer {
   let out = bytes;
   for (const name of names) out = without(out, Buffer.from(`"${name}":[`));
   return out;
 }
 
+const managedFieldsKey = Buffer.from('"managedFields":[');
+
 function without(bytes: Buffer, key: Buffer): Buffer {
   const parts: Buffer[] = [];
   let from = 0;
+  let search = 0;
   for (;;) {
-    const at = bytes.indexOf(key, from);
+    const at = bytes.indexOf(key, search);
     if (at < 0) break;
     const end = endOf(bytes, at + key.length - 1);
     if (end < 0) return bytes;
+    search = end;
+    if (key.equals(managedFieldsKey) && bytes.subarray(at, end).includes(cordonMarker)) continue;
     let cutFrom = at;
     let cutTo = end;
     if (bytes[at - 1] === comma) cutFrom = at - 1;

@@ -239,6 +239,13 @@ describe('objects are cut to what is read', () => {
     slim('Node', node);
     expect(node).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { a: 'b' } }, status: { allocatable: { cpu: '4' } } });
   });
+
+  it("a cordoned node keeps, of its managedFields, who set spec.unschedulable and when", () => {
+    const cordoner = { manager: 'kubectl', operation: 'Update', time: '2026-03-04T08:30:02Z', fieldsV1: { 'f:spec': { 'f:unschedulable': {}, 'f:podCIDR': {} } } };
+    const node = { kind: 'Node', metadata: { name: 'n1', managedFields: [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }, cordoner] }, spec: { unschedulable: true } };
+    slim('Node', node);
+    expect(node.metadata.managedFields).toEqual([{ manager: 'kubectl', operation: 'Update', time: '2026-03-04T08:30:02Z', fieldsV1: { 'f:spec': { 'f:unschedulable': {} } } }]);
+  });
 });
 
 describe("the cluster's version (`kubectl version -o json|yaml` in the dump)", () => {

@@ -92,7 +92,10 @@ describe('node pages', () => {
   // Not a valid message: decoding it would throw, so the test fails if the reader looks inside.
   const garbage = Buffer.from([0xff, 0xff, 0xff]);
   const node: Field[] = [
-    [1, [[1, 'n1'], [5, 'u-1'], [6, '99'], [11, [[1, 'zone'], [2, 'a']]], [11, [[1, 'empty'], [2, '']]], [12, [[1, 'note'], [2, 'x']]], [17, garbage]]],
+    [1, [[1, 'n1'], [5, 'u-1'], [6, '99'], [11, [[1, 'zone'], [2, 'a']]], [11, [[1, 'empty'], [2, '']]], [12, [[1, 'note'], [2, 'x']]], [13, garbage],
+      // managedFields: the kubelet's entry is skipped, the one that set spec.unschedulable kept.
+      [17, [[1, 'kubelet'], [2, 'Update'], [7, [[1, '{"f:status":{"f:conditions":{}}}']]]]],
+      [17, [[1, 'kubectl'], [2, 'Update'], [3, 'v1'], [4, [[1, 1764586567]]], [6, 'FieldsV1'], [7, [[1, '{"f:spec":{"f:unschedulable":{}}}']]]]]]],
     [
       2,
       [
@@ -125,7 +128,12 @@ describe('node pages', () => {
     expect(JSON.stringify(page.items)).toBe(
       JSON.stringify([
         {
-          metadata: { name: 'n1', uid: 'u-1', labels: { zone: 'a', empty: '' } },
+          metadata: {
+            name: 'n1',
+            uid: 'u-1',
+            labels: { zone: 'a', empty: '' },
+            managedFields: [{ manager: 'kubectl', operation: 'Update', time: '2025-12-01T10:56:07Z', fieldsV1: { 'f:spec': { 'f:unschedulable': {} } } }],
+          },
           spec: {
             unschedulable: true,
             taints: [

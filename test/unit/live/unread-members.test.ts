@@ -31,6 +31,17 @@ describe('withoutArrayMembers', () => {
     expect(cut.toString('utf8')).not.toMatch(/"manager"/);
   });
 
+  it("keeps a node's managedFields that say who cordoned it, and cuts the others around it", () => {
+    const cordoned = [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }, { manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': { 'f:unschedulable': {} } } }];
+    const list = page([
+      { metadata: { name: 'a', managedFields: managed } },
+      { metadata: { name: 'cordoned', managedFields: cordoned }, spec: { unschedulable: true } },
+      { metadata: { managedFields: managed, name: 'c' } },
+    ]);
+    const parsed = JSON.parse(withoutManagedFields(Buffer.from(JSON.stringify(list))).toString('utf8')) as { items: { metadata: object }[] };
+    expect(parsed.items.map((i) => i.metadata)).toEqual([{ name: 'a' }, { name: 'cordoned', managedFields: cordoned }, { name: 'c' }]);
+  });
+
   it('leaves a page it cannot read as it was', () => {
     const cutShort = Buffer.from('{"items":[{"metadata":{"name":"a","managedFields":[{"manager":"x"');
     expect(withoutManagedFields(cutShort)).toBe(cutShort);

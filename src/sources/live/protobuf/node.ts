@@ -1,6 +1,6 @@
 // A page of nodes in the apiserver's protobuf encoding, decoded straight into NodeRecord
 // (snapshot/types.ts): the fields named there and nothing else. The rest of a Node (its
-// images, often most of its bytes, managedFields, annotations, addresses, nodeInfo) is skipped
+// images, often most of its bytes, managedFields but who cordoned it, annotations, addresses, nodeInfo) is skipped
 // by its length, never decoded.
 //
 // The record must equal compactNode(the same node read as JSON), so JSON's rules are kept (see
@@ -9,7 +9,8 @@
 // they are always set. A zero time (an empty message) is no time, as compactNode drops JSON's
 // null. Field numbers: k8s.io/api core/v1 and k8s.io/apimachinery meta/v1 generated.proto.
 // test/e2e/protobuf.test.ts compares both encodings on a real apiserver.
-import type { V1NodeCondition, V1Taint } from '@kubernetes/client-node';
+import type { V1ManagedFieldsEntry, V1NodeCondition, V1Taint } from '@kubernetes/client-node';
+import { cordonEntry, cordonMarker } from '../../cordon.js';
 import type { NodeRecord } from '../../../snapshot/types.js';
 import { addEntry, objectMessage, push, setNonEmpty, time, type Obj, type Pass } from './fields.js';
 import { type Reader, WireType } from './wire.js';
@@ -66,7 +67,39 @@ function condition(r: Reader, end: number, pass: Pass): V1NodeCondition {
   return out as unknown as V1NodeCondition;
 }
 
-/** ObjectMeta: name 1, uid 5, labels 11. */
+/** Whether FieldsV1 (Raw 1, the JSON of the fields) names spec.unschedulable. */
+function setsCordon(r: Reader, end: number): boolean {
+  let found = false;
+  while (r.within(end)) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) found ||= r.string().includes(cordonMarker);
+    else r.skip(wire);
+  }
+  return found;
+}
+
+/**
+ * ManagedFieldsEntry: manager 1, operation 2, time 4, fieldsV1 7; kept, as the JSON read keeps
+ * it (../../cordon.ts), only when it set spec.unschedulable.
+ */
+function managedFieldsEntry(r: Reader, end: number, pass: Pass): V1ManagedFieldsEntry | undefined {
+  let manager = '';
+  let operation = '';
+  let at: string | undefined;
+  let cordon = false;
+  while (r.within(end)) {
+    const { field, wire } = r.key();
+    if (wire !== WireType.LengthDelimited) r.skip(wire);
+    else if (field === 1) manager = r.string();
+    else if (field === 2) operation = r.string();
+    else if (field === 4) at = time(r, r.enter(), pass);
+    else if (field === 7) cordon = setsCordon(r, r.enter());
+    else r.skip(wire);
+  }
+  return cordon && manager !== '' ? cordonEntry(manager, operation, at) : undefined;
+}
+
+/** ObjectMeta: name 1, uid 5, labels 11, managedFields 17 (who cordoned the node only). */
 function metadata(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = {};
   while (r.within(end)) {
@@ -75,7 +108,10 @@ function metadata(r: Reader, end: number, pass: Pass): Obj {
     else if (field === 1) setNonEmpty(out, 'name', r.string());
     else if (field === 5) setNonEmpty(out, 'uid', r.string());
     else if (field === 11) out['labels'] = addEntry(out['labels'] as Obj | undefined, r, pass, false);
-    else r.skip(wire);
+    else if (field === 17) {
+      const entry = managedFieldsEntry(r, r.enter(), pass);
+      if (entry) push(out, 'managedFields', entry);
+    } else r.skip(wire);
   }
   return out;
 }
