@@ -84,7 +84,12 @@ export type NodeNotChecked =
    * An existing pod's anti-affinity term selects this pod's labels, and its namespaceSelector
    * reads labels of this pod's namespace that the input lacks (the namespace was not read).
    */
-  | { kind: 'namespaceLabelsUnread'; namespace: string; namespaceSelectors: string[] };
+  | { kind: 'namespaceLabelsUnread'; namespace: string; namespaceSelectors: string[] }
+  /**
+   * A DeviceClass serves an extended resource the pod asks and the node lists none of, so its
+   * devices decide, but the ResourceSlices or ResourceClaims that say what is free were not read.
+   */
+  | { kind: 'extendedResourceDevicesUnread'; resources: string[]; collections: CollectionName[] };
 
 /**
  * What a rule declares about itself, as data: read by the registry (src/plugins.ts), by tests

@@ -132,3 +132,11 @@ export function sidecarsEnabled(minor: number): boolean {
 export function unresolvableWhenAboveAllocatable(minor: number): boolean {
   return minor >= 34;
 }
+
+/**
+ * DRAExtendedResource, beta and on by default from 1.36 (alpha, off, in 1.34 and 1.35): an
+ * extended resource a DeviceClass serves is DynamicResources' to allocate on nodes without it.
+ */
+export function draExtendedResourcesEnabled(minor: number): boolean {
+  return minor >= 36;
+}

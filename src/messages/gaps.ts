@@ -57,6 +57,9 @@ export function describeNotChecked(n: NotChecked): string {
     if (n.kind === 'namespaceLabelsUnread') {
       return `${n.plugin}: ${on}, a pod already there has required anti-affinity matching this pod's labels in namespaces selected by ${list(n.namespaceSelectors.map((s) => `"${s}"`))}; namespace ${n.namespace} could not be read, so whether it is selected is unknown and those nodes are not proven`;
     }
+    if (n.kind === 'extendedResourceDevicesUnread') {
+      return `${n.plugin}: ${on}, a DeviceClass serves ${list(n.resources)}, which those nodes list none of, so their devices decide; ${list(n.collections.map((c) => apiResources[c].plural))} could not be read, so those nodes are not proven`;
+    }
     return `${n.plugin}: ${on}, the allocation needs ${n.feature}, which why-pending does not model, so those nodes are not proven`;
   }
   return `${n.plugin}: needs ${list(n.collections.map((c) => apiResources[c].plural))}, which the input lacks`;

@@ -72,6 +72,7 @@ const reasonKinds = {
   devicesShort: 'DynamicResources',
   constraintUnsatisfied: 'DynamicResources',
   selectorError: 'DynamicResources',
+  staleExtendedResourceClaim: 'DynamicResources',
   featureNotDeclared: 'NodeDeclaredFeatures',
 } satisfies Record<ReasonKind, PluginName>;
 

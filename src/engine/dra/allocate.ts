@@ -13,7 +13,8 @@
 //
 // Not modelled (such a node is "not checked"): devices consuming shared counters (partitionable
 // devices), consumable capacity (capacity requests, allowMultipleAllocations), device taints and
-// tolerations, binding conditions, and the extended-resource claims of DRAExtendedResource.
+// tolerations, and binding conditions. The claim the scheduler makes for extended resources a
+// DeviceClass serves (dra/extended.ts) is allocated here like any other.
 import type { ResourceV1ResourceClaim, V1DeviceClass, V1DeviceSubRequest, V1ExactDeviceRequest } from '@kubernetes/client-node';
 import { celDevice, evaluateSelector, qualified, showValue } from './cel.js';
 import type { NodePools, PoolDevice } from './pools.js';

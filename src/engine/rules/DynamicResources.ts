@@ -14,12 +14,21 @@
 // ResourceSlices and the devices no other claim holds ("cannot allocate all claims"). What the
 // replay does not model (a CEL expression the library cannot evaluate, partitionable devices,
 // consumable capacity, device taints) leaves the node "not checked", with what it was.
+//
+// From v1.36, extended resources a DeviceClass serves (dra/extended.ts) join them: on a node that
+// lists none of such a resource in allocatable, the devices for it are allocated with the pod's
+// claims through one claim the scheduler makes, and fail as they do ("cannot allocate all
+// claims"). A claim it made in an earlier cycle that still has its requests refuses every node
+// until it is deleted ("cannot schedule extended resource claim").
 import type { ResourceV1ResourceClaim, V1DeviceClass, V1Pod } from '@kubernetes/client-node';
 import type { CollectionName } from '../../snapshot/types.js';
 import { allocateOnNode, type AllocationOutcome, type RequestShortfall, type SelectorMiss } from '../dra/allocate.js';
 import { poolsFor } from '../dra/pools.js';
 import { deviceId } from '../dra/pools.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
+import { extendedResourceClaim, servedExtendedResources, staleExtendedClaim } from '../dra/extended.js';
+import { isGap } from '../../snapshot/types.js';
+import { draExtendedResourcesEnabled, releaseOf } from '../release.js';
 import type { FilterRule, NodeFacts, NodeNotChecked, RuleContext, RuleReason } from '../model.js';
 
 export interface ResolvedResourceClaim {
@@ -47,12 +56,16 @@ export type DynamicResourcesDetail =
   | { kind: 'noDevicesOnNode'; claims: string[]; drivers: string[] }
   | { kind: 'devicesShort'; claim: string; requests: RequestShortfall[] }
   | { kind: 'constraintUnsatisfied'; claim: string; attribute: string; requests: string[]; values: { request: string; device: string; value: string }[] }
-  | { kind: 'selectorError'; claim: string; device: string; expression: string; error: string };
+  | { kind: 'selectorError'; claim: string; device: string; expression: string; error: string }
+  /** The claim the scheduler made for the pod's extended resources in an earlier cycle, still with its requests. */
+  | { kind: 'staleExtendedResourceClaim'; claim: string };
 
 type Reason = RuleReason<'DynamicResources', DynamicResourcesDetail>;
 type Resolution = { state: 'failed'; detail: DynamicResourcesDetail } | { state: 'resolved'; claims: ResolvedResourceClaim[] };
 
 const deviceCollections: CollectionName[] = ['resourceClaims', 'deviceClasses', 'resourceSlices'];
+/** What says which devices are free for an extended resource a class serves. */
+const extendedCollections: CollectionName[] = ['resourceSlices', 'resourceClaims'];
 // resourceapi.ResourceClaimReservedForMaxSize
 const RESERVED_FOR_MAX = 256;
 
@@ -85,6 +98,10 @@ interface PodClaims {
   classes: Map<string, V1DeviceClass>;
   /** Devices held by claims (the pod's own unallocated ones hold none), with their holders. */
   allocated: Map<string, string[]>;
+  /** The pod's extended resources a DeviceClass serves (v1.36+), with the class. */
+  extended: Map<string, V1DeviceClass>;
+  /** A claim made for them in an earlier cycle that refuses every node. */
+  stale?: string;
 }
 
 const cache = new WeakMap<RuleContext, PodClaims>();
@@ -108,7 +125,9 @@ function podClaims(ctx: RuleContext): PodClaims {
       allocated.set(id, [...(allocated.get(id) ?? []), claimKey(c)]);
     }
   }
-  const out: PodClaims = { claims: [], classes, allocated };
+  const extended = draExtendedResourcesEnabled(releaseOf(ctx.snapshot).minor) ? servedExtendedResources(pod, objects.deviceClasses) : new Map<string, V1DeviceClass>();
+  const stale = extended.size > 0 ? staleExtendedClaim(pod, objects.resourceClaims) : undefined;
+  const out: PodClaims = { claims: [], classes, allocated, extended, ...(stale ? { stale: claimKey(stale) } : {}) };
   const resolution = resolveResourceClaims(pod);
   if (resolution.state === 'failed') out.failure = resolution.detail;
   else out.failure = findClaims(pod, resolution.claims, objects.resourceClaims, classes, out.claims);
@@ -154,11 +173,29 @@ function ctxNamespace(pod: V1Pod): string {
 
 const outcomes = new WeakMap<NodeFacts, { ctx: RuleContext; outcome: AllocationOutcome }>();
 
+/** The extended resources this node leaves to DRA: those it lists none of in allocatable (fit.go). */
+function extendedOn(ctx: RuleContext, node: NodeFacts): Map<string, V1DeviceClass> {
+  const { extended } = podClaims(ctx);
+  return new Map([...extended].filter(([resource]) => (node.allocatable[resource] ?? 0n) === 0n));
+}
+
+/** What a node's extended resources need read that is not, when a class serves some there. */
+function extendedUnread(ctx: RuleContext, node: NodeFacts): CollectionName[] {
+  return extendedOn(ctx, node).size > 0 ? extendedCollections.filter((c) => isGap(ctx.snapshot, c) !== undefined) : [];
+}
+
+/** The claims to allocate on the node: the pod's unallocated ones, then the scheduler's for its extended resources. */
+function pendingOn(ctx: RuleContext, node: NodeFacts): ResourceV1ResourceClaim[] {
+  const pending = podClaims(ctx).claims.filter((c) => !c.status?.allocation);
+  const extended = extendedOn(ctx, node);
+  return extended.size > 0 ? [...pending, extendedResourceClaim(ctx.pod.pod, extended)] : pending;
+}
+
 function allocationOn(ctx: RuleContext, node: NodeFacts): AllocationOutcome {
   const known = outcomes.get(node);
   if (known?.ctx === ctx) return known.outcome;
-  const { claims, classes, allocated } = podClaims(ctx);
-  const pending = claims.filter((c) => !c.status?.allocation);
+  const { classes, allocated } = podClaims(ctx);
+  const pending = pendingOn(ctx, node);
   const outcome: AllocationOutcome =
     pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, pools: poolsFor(node.node, ctx.snapshot.objects.resourceSlices) });
   outcomes.set(node, { ctx, outcome });
@@ -202,23 +239,30 @@ const rule: FilterRule<'DynamicResources', DynamicResourcesDetail> = {
       'devicesShort',
       'constraintUnsatisfied',
       'selectorError',
+      'staleExtendedResourceClaim',
     ],
   },
+  // Extended resources add no need: with no DeviceClass read none is served, and where one is,
+  // a node it decides without slices or claims read is not checked (notCheckedOn).
   needs: (pod) => ((pod.pod.spec?.resourceClaims?.length ?? 0) > 0 ? deviceCollections : []),
   // The pod's own entries are proven without any object: they are read from the pod.
   provenDespiteGaps: (detail) => detail.kind === 'resourceClaimNotCreated' || detail.kind === 'resourceClaimSourceMissing',
   preFilter(ctx) {
-    const { claims, failure } = podClaims(ctx);
-    // No claim: nothing to filter (upstream's Skip).
-    if (!failure) return claims.length === 0 ? { skip: true } : {};
+    const { claims, failure, extended } = podClaims(ctx);
+    // No claim and no extended resource a class serves: nothing to filter (upstream's Skip).
+    if (!failure) return claims.length === 0 && extended.size === 0 ? { skip: true } : {};
     return { reasons: [{ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: failure }] };
   },
   filter(ctx, node) {
-    const { claims, failure } = podClaims(ctx);
-    if (failure || claims.length === 0) return [];
+    const { claims, failure, stale } = podClaims(ctx);
+    if (failure) return [];
+    if (stale) return [{ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: { kind: 'staleExtendedResourceClaim', claim: stale } }];
+    const pending = pendingOn(ctx, node);
+    if (claims.length === 0 && pending.length === 0) return [];
+    // Devices that cannot be told free or taken decide nothing here: the node is not checked.
+    if (extendedUnread(ctx, node).length > 0) return [];
     const reasons: Reason[] = [];
-    const pending = claims.filter((c) => !c.status?.allocation).map(claimKey);
-    const detail = reasonOf(allocationOn(ctx, node), pending);
+    const detail = reasonOf(allocationOn(ctx, node), pending.map(claimKey));
     if (detail) reasons.push({ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail });
     for (const claim of claims) {
       const selector = claim.status?.allocation?.nodeSelector;
@@ -229,8 +273,10 @@ const rule: FilterRule<'DynamicResources', DynamicResourcesDetail> = {
     return reasons;
   },
   notCheckedOn(ctx, node): NodeNotChecked | undefined {
-    const { claims, failure } = podClaims(ctx);
-    if (failure || claims.length === 0) return undefined;
+    const { failure, stale } = podClaims(ctx);
+    if (failure || stale || pendingOn(ctx, node).length === 0) return undefined;
+    const unread = extendedUnread(ctx, node);
+    if (unread.length > 0) return { kind: 'extendedResourceDevicesUnread', resources: [...extendedOn(ctx, node).keys()], collections: unread };
     const outcome = allocationOn(ctx, node);
     if (outcome.kind === 'notEvaluable') return { kind: 'selectorNotEvaluable', expression: outcome.expression, error: outcome.error };
     if (outcome.kind === 'notModelled') return { kind: 'allocatorFeature', feature: outcome.feature };

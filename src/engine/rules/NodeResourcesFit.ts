@@ -3,9 +3,12 @@
 // A request larger than the whole allocatable cannot be helped by preemption.
 // Two answers follow the cluster's release (release.ts): before v1.29 (SidecarContainers off by
 // default) the PreFilter refuses a pod with a restartable init container; before v1.34 every
-// shortfall is Unschedulable, even one above the node's whole allocatable.
+// shortfall is Unschedulable, even one above the node's whole allocatable. From v1.36 an
+// extended resource a DeviceClass serves is left to DynamicResources on a node that lists none of
+// it (dra/extended.ts): a device plugin's node is checked here, any other by the allocator.
 import { passed, type FilterRule, type NodeFacts, type PodFacts, type PreFilterOutcome, type RuleReason } from '../model.js';
-import { releaseOf, requestRulesFor, sidecarsEnabled, unresolvableWhenAboveAllocatable } from '../release.js';
+import { draExtendedResourcesEnabled, releaseOf, requestRulesFor, sidecarsEnabled, unresolvableWhenAboveAllocatable } from '../release.js';
+import { classesByResource, isDraExtendedName } from '../dra/extended.js';
 import { podRequestTotal, type RequestRules } from '../resources/requests.js';
 import { byText } from '../order.js';
 import type { Snapshot } from '../../snapshot/types.js';
@@ -103,12 +106,18 @@ function insufficientResources(pod: PodFacts, node: NodeFacts, snapshot: Snapsho
     const allocatable = node.allocatable[resource] ?? 0n;
     const used = node.requested[resource] ?? 0n;
     if (amount + used <= allocatable) continue;
+    if (allocatable === 0n && delegatedToDra(resource, snapshot)) continue;
     const d = withOverhead(detail(resource, amount, used, allocatable, amount > allocatable), pod);
     if (out === passed) out = [];
     // A node without the resource at all has nobody to name.
     out.push(isScalar(resource) && allocatable > 0n ? { ...d, ...holdersOf(node, resource, requestRulesFor(snapshot)) } : d);
   }
   return out;
+}
+
+/** fit.go shouldDelegateResourceToDRA, for a node without the resource: a DeviceClass serves it. */
+function delegatedToDra(resource: string, snapshot: Snapshot): boolean {
+  return isDraExtendedName(resource) && draExtendedResourcesEnabled(releaseOf(snapshot).minor) && classesByResource(snapshot.objects.deviceClasses).has(resource);
 }
 
 function isScalar(resource: string): boolean {
@@ -141,6 +150,8 @@ const nothingBefore: PreFilterOutcome<'NodeResourcesFit', NodeResourcesFitDetail
 
 const rule: FilterRule<'NodeResourcesFit', NodeResourcesFitDetail> = {
   meta: { name: 'NodeResourcesFit', kinds: ['insufficientResource', 'sidecarsDisabled'] },
+  // DeviceClasses are read where the input has them: without them no class is known to serve a
+  // name (the device plugins' world), and a scheduler that says otherwise disputes the nodes.
   needs: () => ['pods'],
   // Pods missing from the input can only use more of the node: a shortfall found stays (and
   // the sidecars' refusal reads the pod alone).

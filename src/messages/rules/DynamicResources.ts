@@ -1,8 +1,24 @@
 // DynamicResources: what it checks, its messages and short forms, and the scheduler's wordings.
 import rule, { type RequestShortfall, type SelectorMiss } from '../../engine/rules/DynamicResources.js';
+import { extendedClaimName } from '../../engine/dra/extended.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
 import { plugin, verb } from '../plugin.js';
+
+/** The claim the scheduler makes for extended resources has no object yet: it is told by what it holds. */
+function isExtended(claim: string): boolean {
+  return claim.endsWith(`/${extendedClaimName}`);
+}
+
+function claimName(claim: string): string {
+  return isExtended(claim) ? "the pod's extended resources (served by a DeviceClass: the node lists none in allocatable)" : `ResourceClaim ${claim}`;
+}
+
+function claimNames(claims: readonly string[]): string {
+  const named = claims.filter((c) => !isExtended(c));
+  const parts = [...(named.length > 0 ? [`claim ${list(named)}`] : []), ...(named.length < claims.length ? ["the pod's extended resources"] : [])];
+  return parts.join(' and ');
+}
 
 function wanted(s: RequestShortfall): string {
   return s.wanted === 'all' ? 'all matching devices' : plural(s.wanted, 'device');
@@ -20,7 +36,7 @@ function shortfall(s: RequestShortfall): string {
   const parts = [`${s.devices} ${s.devices === 1 ? 'device' : 'devices'} on the node`, `${s.matching} ${verb(s.matching, 'matches', 'match')}`, `${s.free} free`];
   const held = s.heldBy.length > 0 ? `; taken by ${list(s.heldBy.map((h) => `${h.claim} (${list(h.devices)})`))}` : '';
   const misses = s.misses.length > 0 ? `; ${s.misses.map(miss).join('; ')}` : '';
-  return `request ${s.request} (class ${s.deviceClass}) wants ${wanted(s)}: ${parts.join(', ')}${held}${misses}`;
+  return `${s.claim && isExtended(s.claim) ? s.request : `request ${s.request}`} (class ${s.deviceClass}) wants ${wanted(s)}: ${parts.join(', ')}${held}${misses}`;
 }
 
 function shortfalls(requests: readonly RequestShortfall[]): string {
@@ -68,11 +84,13 @@ export default plugin(rule, {
     deviceClassNotFound: (d) => `request ${d.request} of ResourceClaim ${d.claim} names DeviceClass ${quote(d.deviceClass)}, which does not exist`,
     claimNotOnNode: (d) => `ResourceClaim ${d.claim} is already allocated${d.allocatedTo ? ` to ${list(d.allocatedTo)}` : ''}, and its devices cannot be reached from this node`,
     noDevicesOnNode: (d) =>
-      `no ResourceSlice offers devices to this node${d.drivers.length > 0 ? ` (slices come from ${plural(d.drivers.length, 'driver')} ${list(d.drivers)}, none for this node)` : ' (the cluster has no ResourceSlice)'}: claim ${list(d.claims)} cannot be allocated`,
-    devicesShort: (d) => `cannot allocate ResourceClaim ${d.claim}: ${shortfalls(d.requests)}`,
+      `no ResourceSlice offers devices to this node${d.drivers.length > 0 ? ` (slices come from ${plural(d.drivers.length, 'driver')} ${list(d.drivers)}, none for this node)` : ' (the cluster has no ResourceSlice)'}: ${claimNames(d.claims)} cannot be allocated`,
+    devicesShort: (d) => `cannot allocate ${claimName(d.claim)}: ${shortfalls(d.requests)}`,
     constraintUnsatisfied: (d) =>
       `cannot allocate ResourceClaim ${d.claim}: requests ${list(d.requests.length > 0 ? d.requests : ['(all)'])} must share attribute ${d.attribute}, and no free devices agree: ${d.values.map((v) => `${v.request}: ${v.device}=${v.value}`).join(', ')}`,
     selectorError: (d) => `selector \`${d.expression}\` fails to evaluate on device ${d.device} (${d.error}); the scheduler reports an error for ResourceClaim ${d.claim}`,
+    staleExtendedResourceClaim: (d) =>
+      `ResourceClaim ${d.claim}, which the scheduler made for the pod's extended resources in an earlier attempt, still holds its requests: every node is refused until the scheduler deletes it and tries again`,
   },
   short: {
     resourceClaimNotCreated: () => 'claim not created yet',
@@ -87,18 +105,20 @@ export default plugin(rule, {
     devicesShort: (d) => shortOf(d.requests),
     constraintUnsatisfied: (d) => `${d.attribute.split('/').pop() ?? d.attribute} differs`,
     selectorError: () => 'selector error',
+    staleExtendedResourceClaim: () => 'stale extended-resource claim',
   },
   headline: {
     noDevicesOnNode: {
       key: (d) => d.claims.join(','),
-      says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no ResourceSlice device for claim ${list(d?.claims ?? [])}`, brief: `${verb(n, 'has', 'have')} no devices` }),
+      says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no ResourceSlice device for ${claimNames(d?.claims ?? [])}`, brief: `${verb(n, 'has', 'have')} no devices` }),
     },
     devicesShort: {
       key: (d) => `${d.claim}:${d.requests.map((r) => `${r.request}:${r.matching === 0 ? 'none' : 'taken'}`).join(',')}`,
       says: (n, [d]) => {
         const r = d?.requests[d.requests.length - 1];
         const why = r && r.matching === 0 ? `no device matching request ${r.request}` : `too few free devices for request ${r?.request ?? ''}`;
-        return { text: `${verb(n, 'has', 'have')} ${why} of claim ${d?.claim ?? ''}`, brief: `${verb(n, 'has', 'have')} ${why}` };
+        const of = d && isExtended(d.claim) ? ` (extended resource served by DeviceClass ${r?.deviceClass ?? ''})` : ` of claim ${d?.claim ?? ''}`;
+        return { text: `${verb(n, 'has', 'have')} ${why}${of}`, brief: `${verb(n, 'has', 'have')} ${why}` };
       },
     },
     constraintUnsatisfied: {

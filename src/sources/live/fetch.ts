@@ -18,6 +18,7 @@
 //      namespaces of its lower-priority pods; a pod never admitted: the owner that reports it,
 //      the namespace's quotas and LimitRanges (the refusal's arithmetic).
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
+import { asksDraExtendedResource } from '../../engine/dra/extended.js';
 import type { V1ConfigMap, V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { judgedStages } from '../../engine/diagnosis.js';
 import { hasRequiredAntiAffinity, priorityOf } from '../../engine/facts.js';
@@ -422,7 +423,8 @@ class LiveReader {
     // The pod's claims, their volumes and classes, and CSINodes, when a rule reads them for it.
     const needed = neededCollections(ruleSet.rules, pod);
     const volumes = volumeCollections.some((c) => needed.has(c));
-    const devices = deviceCollections.some((c) => needed.has(c));
+    // An extended resource a DeviceClass serves is allocated from devices on nodes without it.
+    const devices = deviceCollections.some((c) => needed.has(c)) || asksDraExtendedResource(pod);
     this.progress(pending ? `reading events, owners, ${nodeName ? `node ${nodeName}` : 'nodes'} and policies` : 'reading events and owners');
     await Promise.all([
       this.podEvents(pod),
