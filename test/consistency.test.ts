@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../src/engine/diagnose.js';
 import type { Diagnosis } from '../src/engine/diagnosis.js';
-import { ruleSet } from '../src/plugins.js';
+import { ruleSet } from '../src/messages/registry.js';
 import { reportHuman } from '../src/report/human/index.js';
 import { present } from '../src/report/present.js';
 import { readDump } from '../src/sources/dump/read.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSelector } from '../src/cli/selector.js';
 import { triage, type TriageScope } from '../src/engine/triage.js';
-import { ruleSet } from '../src/plugins.js';
+import { ruleSet } from '../src/messages/registry.js';
 import { reportTriageHuman } from '../src/report/triage/human.js';
 import { presentTriage } from '../src/report/triage/present.js';
 import { readDump } from '../src/sources/dump/read.js';

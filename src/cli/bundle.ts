@@ -12,6 +12,6 @@ export function cli(hooks: LaunchHooks): Promise<unknown> {
 }
 
 export async function engine() {
-  const [{ diagnose }, { nodeIndex }, { ruleSet }, { diagnosisCoverage }] = await Promise.all([import('../engine/diagnose.js'), import('../engine/facts.js'), import('../plugins.js'), import('./coverage.js')]);
+  const [{ diagnose }, { nodeIndex }, { ruleSet }, { diagnosisCoverage }] = await Promise.all([import('../engine/diagnose.js'), import('../engine/facts.js'), import('../messages/registry.js'), import('./coverage.js')]);
   return { diagnose, nodeIndex, ruleSet, diagnosisCoverage };
 }

@@ -1,5 +1,5 @@
 // The only module that touches `process`: parses arguments, picks the source, runs the engine
-// with the registry's rules (src/plugins.ts), calls the reporter `-o` names (report/index.ts),
+// with the registry's rules (src/messages/registry.ts), calls the reporter `-o` names (report/index.ts),
 // and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
 import { diagnose } from '../engine/diagnose.js';
@@ -13,7 +13,7 @@ import { QueryError, type Query } from '../engine/target.js';
 import { QuantityError } from '../engine/quantity/index.js';
 import { ClusterError, InputError, UnreadableQuantity, UsageError } from '../errors.js';
 import { describeNotFound, describeQuantityProblem, describeQueryProblem, describeUnreadableQuantity } from '../messages/errors.js';
-import { ruleSet } from '../plugins.js';
+import { ruleSet } from '../messages/registry.js';
 import { escapeTerminal } from '../report/escape.js';
 import { reporters } from '../report/index.js';
 import type { Writer } from '../report/writer.js';

@@ -9,7 +9,7 @@ import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Query } from '../engine/target.js';
 import { triage, type TriageScope } from '../engine/triage.js';
 import { summarySentence } from '../messages/summary.js';
-import { ruleSet } from '../plugins.js';
+import { ruleSet } from '../messages/registry.js';
 import { escapeTerminal } from '../report/escape.js';
 import { presentTriage } from '../report/triage/present.js';
 import type { TriageV1 } from '../report/triage/contract.js';

@@ -5,9 +5,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent } from '../snapshot/types.js';
 import type { DisagreementEvidence } from './disagreement.js';
-import type { Reason } from './model.js';
-import type { NodeVerdict } from './diagnosis.js';
-import type { PluginName } from './plugins.js';
+import type { Reason } from './reasons.js';
+import type { NodeVerdict } from './judge.js';
+import type { PluginName } from './names.js';
 import { isAutoscalerEvent } from './story/autoscaler.js';
 import { isCutAtEventLimit, parseSchedulerMessage, type ParsedSchedulerMessage, type SchedulerCatalog } from './scheduler-message/index.js';
 

@@ -3,19 +3,22 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { CollectionName, Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, schedulerWords } from './agreement.js';
 import { disagreementEvidence, disputedNodes } from './disagreement.js';
-import { judgedStages, schedulerJudgedStages, type Diagnosis, type NodeVerdict, type Note, type PodSummary, type StageDetail } from './diagnosis.js';
+import { type Diagnosis, type Note, type PodSummary } from './diagnosis.js';
+import { judgedStages, schedulerJudgedStages, type StageDetail } from './stage.js';
+import type { NodeVerdict } from './judge.js';
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
 import { eventsAbout, type ObjectRef } from './events.js';
-import { buildContext } from './facts.js';
+import { buildContext } from './context.js';
 import { ordered, proposeFixes } from './fixes/index.js';
 import { waitFixes } from './fixes/wait.js';
 import { relevantGaps, withDerivedGaps } from './gaps.js';
 import { judge, type Judgement } from './judge.js';
 import { karpenterCollections, withKarpenter } from './karpenter/index.js';
-import type { RuleSet } from './model.js';
+import type { RuleSet } from './reasons.js';
 import { ownerAndAbove, ownerChain } from './owners.js';
-import type { PluginName } from './plugins.js';
-import { clusterRelease, forRelease, releaseOf } from './release.js';
+import type { PluginName } from './names.js';
+import { clusterRelease, releaseOf } from './release.js';
+import { forRelease } from './releaseRules.js';
 import { originSources } from './resources/originSources.js';
 import { requestOrigins } from './resources/origins.js';
 import { decideStage } from './stage.js';
@@ -28,7 +31,7 @@ export type Outcome =
   /** `elsewhere`: other namespaces where one of that kind has the name asked for. */
   | { kind: 'notFound'; query: Query; what: string; suggestions: string[]; elsewhere: string[] };
 
-/** Diagnoses the pod `query` names, replaying the filter rules of `plugins` (src/plugins.ts). */
+/** Diagnoses the pod `query` names, replaying the filter rules of `plugins` (src/messages/registry.ts). */
 export function diagnose(plugins: RuleSet, snapshot: Snapshot, query: Query): Outcome {
   const found = resolve(snapshot, query);
   switch (found.found) {

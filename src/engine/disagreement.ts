@@ -4,8 +4,8 @@
 // last attempt), and only then "the cluster changed". Each with its evidence.
 import type { V1Pod } from '@kubernetes/client-node';
 import { deletionAskedAt, newestOf, toTime, type ClusterEvent, type Snapshot } from '../snapshot/types.js';
-import type { NodeVerdict, NotChecked } from './diagnosis.js';
-import type { PluginName } from './plugins.js';
+import type { NodeVerdict, NotChecked } from './judge.js';
+import type { PluginName } from './names.js';
 
 /** A change the input shows after the scheduler's last attempt. */
 export interface ChangeSince {

@@ -3,8 +3,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { UnreadableQuantity, type QuantityPlace } from '../errors.js';
 import type { NodeRecord, Snapshot } from '../snapshot/types.js';
-import type { NodeFacts, PodFacts, RuleContext } from './model.js';
-import { nominatedFor } from './nominated.js';
+import type { NodeFacts, PodFacts } from './model.js';
 import { QuantityError } from './quantity/index.js';
 import { toResourceList, type ResourceList } from './resources/amounts.js';
 import { requestRulesFor } from './release.js';
@@ -101,7 +100,7 @@ const sharedNodeFacts = new WeakMap<Snapshot['objects'], { rules: RequestRules; 
 
 // One pass over the pods, each summed into its node's total as it is grouped: at 50,000 pods
 // the walk is bound by reading the objects, so each is read once.
-function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
+export function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
   const rules = requestRulesFor(snapshot);
   const byNode = new Map<string, PodsOnNode>();
   for (const pod of snapshot.objects.pods) {
@@ -149,11 +148,4 @@ export function nodeIndex(snapshot: Snapshot): NodeFacts[] {
     sharedNodeFacts.set(snapshot.objects, shared);
   }
   return shared.nodes;
-}
-
-export function buildContext(snapshot: Snapshot, target: V1Pod): RuleContext {
-  // A bound pod is on its node's list: left out there, so it is not counted against itself.
-  const nodes = target.spec?.nodeName ? nodeFactsOf(snapshot, podKey(target)) : nodeIndex(snapshot);
-  const nominated = target.spec?.nodeName ? undefined : nominatedFor(snapshot, target);
-  return { snapshot, pod: podFacts(target, requestRulesFor(snapshot)), nodes, ...(nominated ? { nominated } : {}) };
 }

@@ -8,11 +8,49 @@
 // all (notEvaluated) is "not checked" everywhere. A node that passes what was checked but has
 // an unchecked plugin is `unproven`, never `fits`.
 import { isGap, type CollectionName } from '../snapshot/types.js';
-import type { NodeVerdict, NotChecked, Verdict } from './diagnosis.js';
 import type { V1Pod } from '@kubernetes/client-node';
-import { passed, type FilterRule, type NodeFacts, type NodeNotChecked, type NotEvaluated, type Reason, type RuleContext } from './model.js';
-import { describeNominated, withNominated } from './nominated.js';
-import type { PluginName } from './plugins.js';
+import { passed, type NodeFacts, type NodeNotChecked, type NotEvaluated, type RuleContext } from './model.js';
+import type { Rule } from './reasons.js';
+import type { Reason } from './reasons.js';
+import { describeNominated, withNominated, type NominatedPod } from './nominated.js';
+import type { PluginName } from './names.js';
+
+/**
+ * `fits`: every filter was checked and passes. `fails`: at least one failure is proven.
+ * `unproven`: nothing failed, but some filter could not be checked (a gap in the input, or a
+ * feature not modelled), so the node is not called a fit.
+ */
+export type Verdict = 'fits' | 'fails' | 'unproven';
+
+/** A plugin that was not checked for this pod, and why. */
+export type NotChecked =
+  | { plugin: PluginName; cause: 'gap'; collections: CollectionName[] }
+  | ({ plugin: PluginName; cause: 'notModelled' } & NotEvaluated)
+  /** Not decided on these nodes only (an expression or a device feature the replay does not model). */
+  | ({ plugin: PluginName; cause: 'notModelledOnNodes'; nodes: string[] } & NodeNotChecked);
+
+export interface NodeVerdict {
+  name: string;
+  /** True only when the verdict is `fits`. */
+  fits: boolean;
+  verdict: Verdict;
+  /** Non-terminal pods already bound to the node. */
+  pods: number;
+  /** Every failing reason, in the scheduler's filter order; the first is what the scheduler reports. */
+  reasons: Reason[];
+  /** Plugins not checked on this node (see Diagnosis.notChecked), so a pass there is not proven. */
+  unchecked: PluginName[];
+  /**
+   * Set when the pods nominated to this node (priority >= the pod's) add a failing reason: the
+   * scheduler filters with them added first. `decides`: without them the node would pass.
+   */
+  nominated?: { pods: NominatedPod[]; decides: boolean };
+  /**
+   * Found to fit where the scheduler's message says no node does, with nothing in the input dated
+   * after its attempt to explain it: `unproven` (unknown), not `fits`.
+   */
+  disputed?: true;
+}
 
 export interface Judgement {
   preFilter: Reason[];
@@ -21,13 +59,13 @@ export interface Judgement {
 }
 
 interface RuleInput {
-  rule: FilterRule;
+  rule: Rule;
   /** Collections the rule reads for this pod that are gaps. */
   gaps: CollectionName[];
   notEvaluated: NotEvaluated | undefined;
 }
 
-function inputsOf(rules: readonly FilterRule[], ctx: RuleContext): RuleInput[] {
+function inputsOf(rules: readonly Rule[], ctx: RuleContext): RuleInput[] {
   return rules.map((rule) => ({
     rule,
     gaps: rule.needs(ctx.pod).filter((c) => isGap(ctx.snapshot, c) !== undefined),
@@ -110,7 +148,7 @@ function withUnchecked(list: PluginName[], plugin: PluginName): PluginName[] {
  * Judges every node with `rules`, given in the scheduler's filter order. `only`: filter just
  * these nodes (a replay of a fix); PreFilter still sees every node, as the scheduler's does.
  */
-export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: ReadonlySet<string>): Judgement {
+export function judge(rules: readonly Rule[], ctx: RuleContext, only?: ReadonlySet<string>): Judgement {
   const inputs = inputsOf(rules, ctx);
   const notChecked: NotChecked[] = inputs.flatMap(({ rule, gaps, notEvaluated }): NotChecked[] => {
     if (notEvaluated) return [{ plugin: rule.meta.name, cause: 'notModelled', ...notEvaluated }];
@@ -198,7 +236,7 @@ export function judge(rules: readonly FilterRule[], ctx: RuleContext, only?: Rea
  * first pass's (them added) when it fails, else the second's (without them), which `nodes`
  * already holds. Nodes with nominated pods are few: each is judged once more, alone.
  */
-function withNominatedPass(rules: readonly FilterRule[], ctx: RuleContext, nominated: ReadonlyMap<string, readonly V1Pod[]>, judged: readonly NodeFacts[], nodes: NodeVerdict[]): void {
+function withNominatedPass(rules: readonly Rule[], ctx: RuleContext, nominated: ReadonlyMap<string, readonly V1Pod[]>, judged: readonly NodeFacts[], nodes: NodeVerdict[]): void {
   for (let i = 0; i < judged.length; i++) {
     const facts = judged[i] as NodeFacts;
     const pods = nominated.get(facts.name);

@@ -2,10 +2,8 @@
 // and each node, so that request arithmetic and pod-to-node grouping are done once.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { CollectionName, NodeRecord, Snapshot } from '../snapshot/types.js';
-import type { PluginName, StatusCode } from './plugins.js';
-import type { ReasonDetail } from './reasons.js';
+import type { PluginName, StatusCode } from './names.js';
 import type { PodRequests, ResourceList } from './resources/requests.js';
-import type { SchedulerCatalog } from './scheduler-message/catalog.js';
 
 /** What a rule says about a failure: data named by `kind`; English is made in src/messages/. */
 export interface Detail {
@@ -19,8 +17,6 @@ export interface RuleReason<P extends string, D extends Detail> {
   detail: D;
 }
 
-/** A failure of any plugin in the registry (src/plugins.ts). */
-export type Reason = RuleReason<PluginName, ReasonDetail>;
 
 export interface PodFacts {
   pod: V1Pod;
@@ -44,7 +40,7 @@ export interface NodeFacts {
   allocatable: ResourceList;
 }
 
-export interface PreFilterOutcome<P extends string = PluginName, D extends Detail = ReasonDetail> {
+export interface PreFilterOutcome<P extends string = PluginName, D extends Detail = Detail> {
   /** The pod fails before any node is looked at; the scheduler reports no per-node reason. */
   reasons?: RuleReason<P, D>[];
   /** Only these nodes are filtered; the rest get this plugin's reason without being looked at. */
@@ -92,7 +88,7 @@ export type NodeNotChecked =
   | { kind: 'extendedResourceDevicesUnread'; resources: string[]; collections: CollectionName[] };
 
 /**
- * What a rule declares about itself, as data: read by the registry (src/plugins.ts), by tests
+ * What a rule declares about itself, as data: read by the registry (src/messages/registry.ts), by tests
  * that check every plugin is complete, and by sources that plan their reads.
  */
 export interface RuleMeta<P extends string, D extends Detail> {
@@ -129,7 +125,7 @@ export const passed = Object.freeze([]) as unknown as never[];
  * One scheduler filter plugin's logic. `P` is its name, `D` the union of the details it returns.
  * A rule reads only the snapshot, through the facts it is given; it returns data, never text.
  */
-export interface FilterRule<P extends string = PluginName, D extends Detail = ReasonDetail> {
+export interface FilterRule<P extends string = PluginName, D extends Detail = Detail> {
   readonly meta: RuleMeta<P, D>;
   /**
    * Collections this rule reads for this pod, beyond the node it judges. When one is a gap
@@ -154,13 +150,3 @@ export interface FilterRule<P extends string = PluginName, D extends Detail = Re
   filter(ctx: RuleContext, node: NodeFacts): RuleReason<P, D>[];
 }
 
-/**
- * What the engine is given about the scheduler's plugins. The registry (src/plugins.ts) builds
- * it; the engine imports no plugin by name, so that it never loads the English that goes with them.
- */
-export interface RuleSet {
-  /** Every filter rule, in the scheduler's filter order. */
-  readonly rules: readonly FilterRule[];
-  /** The scheduler's wordings for their reasons, to read its messages with. */
-  readonly catalog: SchedulerCatalog;
-}

@@ -3,7 +3,6 @@
 // with the release's default feature gates (ARCHITECTURE.md, "Releases"). A cluster whose
 // version is unknown is replayed as the newest release modelled, and the diagnosis says so.
 import type { Snapshot } from '../snapshot/types.js';
-import type { FilterRule, RuleSet } from './model.js';
 import type { RequestRules } from './resources/requests.js';
 
 /** The newest minor release modelled: a newer cluster, or one of unknown version, is replayed as it. */
@@ -56,41 +55,6 @@ export function releaseOf(snapshot: Snapshot): Release {
     releases.set(snapshot, release);
   }
   return release;
-}
-
-// One rule set per release asked for, so that a triage's pods share it (and the equivalence
-// cache its judgements).
-const ruleSets = new WeakMap<RuleSet, Map<number, RuleSet>>();
-
-/** Whether the release's default scheduler runs the rule (`meta.since`, absent: every release). */
-export function runsIn(rule: FilterRule, minor: number): boolean {
-  return (rule.meta.since ?? 0) <= minor;
-}
-
-/** `rules` (the newest release's filter order) in the release's order: a rule moved since goes back where it ran. */
-function inOrderOf(rules: readonly FilterRule[], minor: number): readonly FilterRule[] {
-  let out = rules;
-  for (const rule of rules) {
-    const moved = rule.meta.movedIn;
-    if (!moved || minor >= moved.minor) continue;
-    const rest = out.filter((r) => r !== rule);
-    const at = rest.findIndex((r) => r.meta.name === moved.ranBefore);
-    out = at < 0 ? out : [...rest.slice(0, at), rule, ...rest.slice(at)];
-  }
-  return out;
-}
-
-/** `plugins` without the rules the release does not run (`meta.since` after it), in the release's filter order. */
-export function forRelease(plugins: RuleSet, minor: number): RuleSet {
-  let byMinor = ruleSets.get(plugins);
-  if (!byMinor) ruleSets.set(plugins, (byMinor = new Map()));
-  let set = byMinor.get(minor);
-  if (!set) {
-    const rules = inOrderOf(plugins.rules.filter((rule) => runsIn(rule, minor)), minor);
-    set = rules.length === plugins.rules.length && rules.every((r, i) => r === plugins.rules[i]) ? plugins : { ...plugins, rules };
-    byMinor.set(minor, set);
-  }
-  return set;
 }
 
 // One object per combination: the request arithmetic keeps a cache per rules object.

@@ -5,11 +5,108 @@
 // ScaleUpNotPossible) when a node autoscaler's word answers its last failure (story/scaleUp.ts).
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
-import type { StageDetail } from './diagnosis.js';
 import { boundStory } from './story/bound.js';
 import { nearNodes } from './story/nodeName.js';
 import { neverPreempts, preemptionStory } from './story/preemption.js';
 import { scaleUpStage } from './story/scaleUp.js';
+import type { ObjectRef } from './events.js';
+import type { AdmissionStory } from './story/admission.js';
+import type { AutoscalerStory } from './story/autoscaler.js';
+import type { AutoscalerGroupStatus } from './story/autoscalerStatus.js';
+import type { AutoscalerReconciliation } from './story/reconcile.js';
+import type { AutoscalerStatusView, ScaleUpRefused, ScaleUpTriggered } from './story/scaleUp.js';
+import type { NeverPreempts, PreemptionStory } from './story/preemption.js';
+import type { NearNode } from './story/nodeName.js';
+import type { BoundStory } from './story/bound.js';
+
+/** Where the pod is stuck, in the order a pod meets them (README, Stages). */
+export type Stage =
+  | 'AdmissionRejected'
+  | 'SchedulingGated'
+  | 'NoScheduler'
+  | 'NodeNameSet'
+  | 'Unschedulable'
+  | 'WaitingForScaleUp'
+  | 'ScaleUpNotPossible'
+  | 'PreemptionPending'
+  | 'ScheduledNotRunning'
+  | 'NotPending';
+
+/**
+ * Stages in which the engine replays the filters on every node (a diagnosis in another stage
+ * has no node verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet).
+ */
+export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
+
+/** Stages in which the scheduler has judged the nodes (and said so): its words are compared with the replay. */
+export const schedulerJudgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending']);
+
+export type StageDetail =
+  /** The refusal's arithmetic (quota, LimitRange) beside the events that report it. */
+  | ({ stage: 'AdmissionRejected'; owner: ObjectRef; failures: ClusterEvent[] } & AdmissionStory)
+  | { stage: 'SchedulingGated'; gates: string[] }
+  /** `eventsCaptured` false: the input has no events, so silence is not evidence either way. */
+  | { stage: 'NoScheduler'; schedulerName: string; schedulerSeenElsewhere: boolean; eventsCaptured: boolean }
+  /** `nearNodes`: when no node has the name, the nodes whose names nearly are it (story/nodeName.ts). */
+  | { stage: 'NodeNameSet'; nodeName: string; nodeExists: boolean | undefined; nearNodes?: NearNode[] }
+  /** `neverPreempts`: the pod's preemptionPolicy is Never, so the scheduler will not preempt for it. */
+  | {
+      stage: 'Unschedulable';
+      neverPreempts?: NeverPreempts;
+      /**
+       * What a node autoscaler (cluster-autoscaler, Karpenter) last said about the pod, when it
+       * is older than the scheduler's last failure (so it answered an earlier one).
+       */
+      autoscaler?: AutoscalerStory;
+      autoscalerStatus?: AutoscalerStatusView;
+    }
+  /**
+   * An autoscaler is adding nodes for the pod (story/scaleUp.ts): cluster-autoscaler's node
+   * groups (from->to, max) or Karpenter's NodeClaim, since the event's time; confirmed by the
+   * event, as new as the scheduler's last failure, or by cluster-autoscaler's status ConfigMap
+   * showing a group InProgress, or by Karpenter's NodeClaim still coming up (karpenter/index.ts
+   * waitingForClaim). `fitsNow`: existing nodes where the replay finds the pod fits.
+   */
+  | {
+      stage: 'WaitingForScaleUp';
+      autoscaler: ScaleUpTriggered;
+      confirmedBy: 'event' | 'statusConfigMap' | 'nodeClaim';
+      autoscalerStatus?: AutoscalerStatusView;
+      fitsNow?: string[];
+      neverPreempts?: NeverPreempts;
+    }
+  /**
+   * No new node is coming: the autoscaler's refusal (`noScaleUp`, its reasons), or the scale-up
+   * the pod triggered is backed off (`backoff`, the groups with CA's error), with the replay of
+   * the existing nodes beside the autoscaler's reasons (`reconciliation`).
+   */
+  | {
+      stage: 'ScaleUpNotPossible';
+      cause: 'noScaleUp';
+      autoscaler: ScaleUpRefused;
+      autoscalerStatus?: AutoscalerStatusView;
+      reconciliation: AutoscalerReconciliation;
+      neverPreempts?: NeverPreempts;
+    }
+  | {
+      stage: 'ScaleUpNotPossible';
+      cause: 'backoff';
+      autoscaler: ScaleUpTriggered;
+      backedOff: AutoscalerGroupStatus[];
+      autoscalerStatus: AutoscalerStatusView;
+      reconciliation: AutoscalerReconciliation;
+      neverPreempts?: NeverPreempts;
+    }
+  /** The nominated node's pods: the victims being waited for, and those preemption cannot touch. */
+  | ({ stage: 'PreemptionPending'; nominatedNodeName: string } & PreemptionStory)
+  | ({
+      stage: 'ScheduledNotRunning';
+      nodeName: string;
+      nodeExists: boolean | undefined;
+      nodeReady: boolean | undefined;
+      events: ClusterEvent[];
+    } & BoundStory)
+  | { stage: 'NotPending'; phase: string; reason?: string; message?: string };
 
 const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp', 'Nominated'];
 

@@ -7,7 +7,7 @@ import { diagnosePod } from './diagnose.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { EquivalenceCache } from './equivalence.js';
 import { matchesLabelSelector } from './match/labelSelector.js';
-import type { RuleSet } from './model.js';
+import type { RuleSet } from './reasons.js';
 
 export interface TriageScope {
   /** One namespace; undefined: every namespace (-A). */

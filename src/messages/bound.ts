@@ -1,7 +1,9 @@
 // Words for the story of a bound pod that is not running (engine/story/bound.ts): when it was
 // scheduled, the node's Ready condition, what the kubelet has said, the waiting containers and
 // the warnings. Ages are measured against the newest time in the input, never a clock.
-import type { ConditionState, ContainerWait, EventGroup, InitRunning, StageDetail } from '../engine/diagnosis.js';
+import type { ConditionState, ContainerWait, InitRunning } from '../engine/story/bound.js';
+import type { EventGroup } from '../engine/story/events.js';
+import type { StageDetail } from '../engine/stage.js';
 import { plural } from './format.js';
 
 type Bound = Extract<StageDetail, { stage: 'ScheduledNotRunning' }>;

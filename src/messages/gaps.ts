@@ -1,6 +1,6 @@
 // What the input lacked, what that left unchecked, and how to capture it: said plainly, never
 // assumed away. Commands are the exact kubectl reads that would fill each gap.
-import type { NotChecked } from '../engine/diagnosis.js';
+import type { NotChecked } from '../engine/judge.js';
 import { apiResources, type CollectionName, type Gap } from '../snapshot/types.js';
 import { list, plural } from './format.js';
 

@@ -1,6 +1,6 @@
 // Words for room held on a node by pods nominated to it (engine/nominated.ts): who holds it, at
 // what priority, since when, and which victims its preemption waits on.
-import type { NodeVerdict } from '../engine/diagnosis.js';
+import type { NodeVerdict } from '../engine/judge.js';
 import type { NominatedPod } from '../engine/nominated.js';
 import { instant } from './bound.js';
 import { list } from './format.js';

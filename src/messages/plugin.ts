@@ -1,7 +1,7 @@
 // A plugin's descriptor: its rule (src/engine/rules/<Plugin>.ts, logic and data only) with all
 // that is said about it in words: what it checks, one message and one short form per kind of
 // detail, and the scheduler's own wordings for its reasons, release by release. Each plugin's
-// is the default export of src/messages/rules/<Plugin>.ts; the registry (src/plugins.ts) lists
+// is the default export of src/messages/rules/<Plugin>.ts; the registry (src/messages/registry.ts) lists
 // them. The types make a descriptor complete: a kind without a message or a short form, or a
 // plugin without a wording, does not compile (and test/unit/plugins.test.ts checks it again).
 import type { Detail, FilterRule } from '../engine/model.js';

@@ -1,8 +1,8 @@
 // English for every structured reason, from the descriptor of the plugin that gives it
-// (src/messages/rules/<Plugin>.ts, listed in src/plugins.ts). Each descriptor has one message
+// (src/messages/rules/<Plugin>.ts, listed in src/messages/registry.ts). Each descriptor has one message
 // per kind its rule returns, which the compiler checks.
 import type { ReasonDetail } from '../engine/reasons.js';
-import { messageOf } from '../plugins.js';
+import { messageOf } from './registry.js';
 
 // A reason's detail is data nobody changes once the judge has made it, and nodes of one class
 // share theirs: each is put in words once, not once for each of 5,000 nodes.

@@ -1,6 +1,6 @@
 // The autoscaler stages in words: the headline sentence and the detail lines (what the autoscaler
 // said, what its status ConfigMap says, and how its reasons compare with the replay).
-import type { StageDetail } from '../engine/diagnosis.js';
+import type { StageDetail } from '../engine/stage.js';
 import type { AutoscalerStory } from '../engine/story/autoscaler.js';
 import type { AutoscalerGroupStatus } from '../engine/story/autoscalerStatus.js';
 import type { AutoscalerOwnReason, AutoscalerReconciliation, MappedReason } from '../engine/story/reconcile.js';

@@ -1,7 +1,7 @@
 // A few words per reason, for a table cell, from the descriptor of the plugin that gives it;
 // kinds with no words that fit show the plugin's mark.
 import type { ReasonDetail } from '../engine/reasons.js';
-import { shortOf } from '../plugins.js';
+import { shortOf } from './registry.js';
 
 // Once per detail, as describeReason (reasons.ts): a table of 5,000 nodes asks for each cell.
 const shortened = new WeakMap<ReasonDetail, string>();

@@ -3,9 +3,11 @@
 // by what distinguishes the cause (the taint, the selector entry, the resource), never listed
 // node by node. When the pod selects some nodes (nodeSelector, node affinity, nodeName), those
 // are the nodes it was meant for: their causes come first, the rest get one clause.
-import type { Diagnosis, NodeVerdict } from '../engine/diagnosis.js';
-import type { Detail, Reason } from '../engine/model.js';
-import { headlineOf, preFilterCauseOf } from '../plugins.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
+import type { NodeVerdict } from '../engine/judge.js';
+import type { Detail } from '../engine/model.js';
+import type { Reason } from '../engine/reasons.js';
+import { headlineOf, preFilterCauseOf } from './registry.js';
 import { plural } from './format.js';
 import { headlineLimit } from './limits.js';
 import { captureHint, notCheckedClause } from './gaps.js';

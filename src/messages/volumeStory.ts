@@ -1,7 +1,7 @@
 // Words shared by the volume rules' messages: the pod's own pin against a volume's zone, and
 // who is meant to provision an unbound claim, with what the claim's events say.
 import { instant } from './bound.js';
-import type { EventGroup } from '../engine/diagnosis.js';
+import type { EventGroup } from '../engine/story/events.js';
 import type { ClaimProvisioning } from '../engine/story/claims.js';
 import type { PinAgainstVolume, PodPin } from '../engine/story/pin.js';
 import { list, quote } from './format.js';

@@ -1,12 +1,14 @@
 // The documented -o json / -o yaml document, whypending/v1, as a type: what present() returns.
 // schema/diagnosis.v1.json says the same for other programs (the tests validate every JSON
 // output against it). Fields are only added within a version.
-import type { NotChecked, Note, PodSummary, Stage, StageDetail, Verdict } from '../engine/diagnosis.js';
+import type { Note, PodSummary } from '../engine/diagnosis.js';
+import type { NotChecked, Verdict } from '../engine/judge.js';
+import type { Stage, StageDetail } from '../engine/stage.js';
 import type { LikelyCause, TallyDifference } from '../engine/agreement.js';
 import type { DisagreementEvidence } from '../engine/disagreement.js';
 import type { ClusterRelease } from '../engine/release.js';
 import type { Change, FixCaution, FixClass, SpecTarget } from '../engine/fixes/index.js';
-import type { PluginName, StatusCode } from '../engine/plugins.js';
+import type { PluginName, StatusCode } from '../engine/names.js';
 import type { ReasonDetail } from '../engine/reasons.js';
 import type { NominatedPod } from '../engine/nominated.js';
 import type { RequestOrigin } from '../engine/resources/origins.js';

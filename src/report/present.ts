@@ -4,7 +4,7 @@
 // type is the documented contract (contract.ts, schema/diagnosis.v1.json).
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Fix } from '../engine/fixes/index.js';
-import type { Reason } from '../engine/model.js';
+import type { Reason } from '../engine/reasons.js';
 import { classifyOps, type AlignedOp } from '../engine/nearmiss/compare.js';
 import type { TextDiff } from '../engine/nearmiss/index.js';
 import { formatResource } from '../engine/quantity/index.js';

@@ -16,7 +16,7 @@ import { requests, type AuditEvent } from '../e2e/harness/audit.js';
 import { waitForPodScheduled, waitForServiceAccount } from '../e2e/harness/cluster.js';
 import { startTestCluster } from '../e2e/harness/index.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { liveOptionsFrom, liveSource, loadConfig } from '../../src/sources/live/index.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
 import { candidateStride, ensureNamespace, freeCpuMillis, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';

@@ -5,7 +5,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import type { Snapshot } from '../../src/snapshot/types.js';
 import { loadConfig } from '../../src/sources/live/config.js';
 import { readLive } from '../../src/sources/live/fetch.js';

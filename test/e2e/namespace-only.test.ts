@@ -8,7 +8,7 @@
 // and the human output names the missing permissions. Everything read-only (audit log).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSchedulerMessage } from '../../src/engine/scheduler-message/index.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import type { AuditEvent, TestCluster } from './harness/index.js';
 import { allowed, namespaceReadObjects, readmeRoles } from './harness/rbac.js';
 import { applyScenario, captureScenarios, resetCluster, settleScenario } from './harness/scenario.js';

@@ -8,7 +8,7 @@ import type {
   V1Taint,
   V1Toleration,
 } from '@kubernetes/client-node';
-import { buildContext } from '../../src/engine/facts.js';
+import { buildContext } from '../../src/engine/context.js';
 import type { RuleContext } from '../../src/engine/model.js';
 import { emptyCollections, type Collections, type Gap, type Snapshot } from '../../src/snapshot/types.js';
 

@@ -3,7 +3,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { ObjectRef } from '../../src/engine/events.js';
 import { proposeFixes, type Fix } from '../../src/engine/fixes/index.js';
 import { judge } from '../../src/engine/judge.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import type { Collections } from '../../src/snapshot/types.js';
 import { contextFor } from './builders.js';
 

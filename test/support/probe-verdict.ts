@@ -2,8 +2,8 @@
 // of the pod that only that node can take (test/e2e/harness/probe.ts). Read through the
 // test-side reason table (scheduler-reasons.ts), never through the engine's message parser, so
 // that captured expectations stay independent of what they check.
-import type { PluginName } from '../../src/engine/plugins.js';
-import { filterPluginOrder } from '../../src/plugins.js';
+import type { PluginName } from '../../src/engine/names.js';
+import { filterPluginOrder } from '../../src/messages/registry.js';
 import { pluginOfReason, splitSchedulerMessage } from './scheduler-reasons.js';
 
 /** A probe's PodScheduled condition (and where it was bound), as captured. */

@@ -5,13 +5,13 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { compareWithScheduler as compareWith, schedulerWords } from '../../src/engine/agreement.js';
-import type { NodeVerdict } from '../../src/engine/diagnosis.js';
+import type { NodeVerdict } from '../../src/engine/judge.js';
 import type { DisagreementEvidence } from '../../src/engine/disagreement.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import type { ClusterEvent } from '../../src/snapshot/types.js';
 
 type WithoutCatalog<T> = T extends [unknown, ...infer Rest] ? Rest : never;
-// Messages are read with the registry's wordings (src/plugins.ts).
+// Messages are read with the registry's wordings (src/messages/registry.ts).
 const compareWithScheduler = (...args: WithoutCatalog<Parameters<typeof compareWith>>) => compareWith(ruleSet.catalog, ...args);
 
 const placement = '0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node worker-1, preempting 1 victims';

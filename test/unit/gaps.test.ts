@@ -3,7 +3,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { summarySentence } from '../../src/messages/summary.js';
 import type { Collections, Gap, Snapshot } from '../../src/snapshot/types.js';

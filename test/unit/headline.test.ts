@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { headlineLimit } from '../../src/messages/limits.js';
 import { summarySentence } from '../../src/messages/summary.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { antiAffinity } from '../support/affinity-builders.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { InputError } from '../../src/errors.js';
 import { palette } from '../../src/report/color.js';
 import { reportHuman } from '../../src/report/human/index.js';

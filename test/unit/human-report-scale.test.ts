@@ -6,7 +6,7 @@
 // to one node by hostname needs no bound at all: the other nodes are told alike, in one row.
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { reportHuman } from '../../src/report/human/index.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
 

@@ -2,7 +2,7 @@
 // a symmetric anti-affinity, and a cordon with its taint. -o json keeps both.
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { reportHuman } from '../../src/report/human/index.js';
 import { present } from '../../src/report/present.js';
 import { antiAffinity } from '../support/affinity-builders.js';

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { InputError } from '../../src/errors.js';
 import { reportHuman } from '../../src/report/human/index.js';
 import { reportJson } from '../../src/report/json.js';

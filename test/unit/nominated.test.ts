@@ -3,9 +3,9 @@
 // excluded, as if it ran there (PreFilter state included); when that passes, again without them.
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { buildContext } from '../../src/engine/facts.js';
+import { buildContext } from '../../src/engine/context.js';
 import { judge } from '../../src/engine/judge.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { affinity, antiAffinity, spread } from '../support/affinity-builders.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { resolve } from '../../src/engine/target.js';
 import { describeNotFound } from '../../src/messages/errors.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import type { ClusterEvent, Collections } from '../../src/snapshot/types.js';
 import { pod, snapshotOf } from '../support/builders.js';
 

@@ -1,4 +1,4 @@
-// Every plugin in the registry (src/plugins.ts) is complete: what it checks in words, at least
+// Every plugin in the registry (src/messages/registry.ts) is complete: what it checks in words, at least
 // one of the scheduler's wordings, and a message and a short form for every kind of detail its
 // rule declares, no more. The types already refuse an incomplete descriptor (see the last
 // block, which must not compile); this checks the registry as it runs, whatever casts it took.
@@ -7,7 +7,7 @@ import type { Detail } from '../../src/engine/model.js';
 import NodePorts from '../../src/engine/rules/NodePorts.js';
 import { filterWording } from '../../src/engine/scheduler-message/catalog.js';
 import { plugin, type Plugin } from '../../src/messages/plugin.js';
-import { filterPluginOrder, plugins, ruleSet } from '../../src/plugins.js';
+import { filterPluginOrder, plugins, ruleSet } from '../../src/messages/registry.js';
 
 type AnyPlugin = Plugin<string, Detail>;
 
@@ -46,6 +46,9 @@ describe('the registry', () => {
 
   it('gives the engine the rules in filter order, and every wording tagged with its plugin', () => {
     expect(ruleSet.rules.map((r) => r.meta.name)).toEqual(filterPluginOrder);
+    // The words describe the very rule the engine runs.
+    expect(plugins.map((p) => p.rule)).toEqual(ruleSet.rules);
+    plugins.forEach((p, i) => expect(p.rule, p.name).toBe(ruleSet.rules[i]));
     expect(ruleSet.catalog.plugins).toEqual(filterPluginOrder);
     for (const p of plugins) {
       const tagged = ruleSet.catalog.wordings.filter((w) => w.plugin === p.name).map((w) => w.pattern);

@@ -6,10 +6,12 @@
 // and a Skip drawn from a gap is not taken.
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { buildContext } from '../../src/engine/facts.js';
+import { buildContext } from '../../src/engine/context.js';
 import { judge } from '../../src/engine/judge.js';
-import type { FilterRule, PreFilterOutcome, RuleContext, RuleSet } from '../../src/engine/model.js';
-import { ruleSet } from '../../src/plugins.js';
+import type { PreFilterOutcome, RuleContext } from '../../src/engine/model.js';
+import type { ReasonDetail, Rule, RuleSet } from '../../src/engine/reasons.js';
+import type { PluginName } from '../../src/engine/names.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { present } from '../../src/report/present.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
@@ -19,7 +21,9 @@ import { folderNames, readScenario, scenariosRoot } from '../support/scenario-fo
 const folders = folderNames(scenariosRoot);
 
 /** The registry's rules with each PreFilter outcome passed through `wrap`. */
-function withPreFilter(wrap: (outcome: PreFilterOutcome) => PreFilterOutcome): RuleSet {
+type Outcome = PreFilterOutcome<PluginName, ReasonDetail>;
+
+function withPreFilter(wrap: (outcome: Outcome) => Outcome): RuleSet {
   return {
     ...ruleSet,
     rules: ruleSet.rules.map((rule) => {
@@ -54,7 +58,7 @@ describe('a PreFilter Skip gives the same diagnosis as filtering every node', ()
 
 describe('the judge and a Skip', () => {
   const filterCalls: string[] = [];
-  const skipping: FilterRule = {
+  const skipping: Rule = {
     meta: { name: 'NodePorts', kinds: ['hostPortInUse'] },
     needs: () => ['pods'],
     preFilter: () => ({ skip: true }),

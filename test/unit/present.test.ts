@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { present } from '../../src/report/present.js';
 import { readDump } from '../../src/sources/dump/read.js';

@@ -5,11 +5,12 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import { buildContext } from '../../src/engine/facts.js';
-import { forRelease, minorOf, releaseOf } from '../../src/engine/release.js';
+import { buildContext } from '../../src/engine/context.js';
+import { minorOf, releaseOf } from '../../src/engine/release.js';
+import { forRelease } from '../../src/engine/releaseRules.js';
 import { podRequests } from '../../src/engine/resources/requests.js';
 import { releaseLine } from '../../src/messages/release.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { emptyCollections, type Collections, type Snapshot } from '../../src/snapshot/types.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { postFilterWords, preemptionStatements, wordingFor as wordingIn } from '../../src/engine/scheduler-message/catalog.js';
 import { parseSchedulerMessage as parseWith } from '../../src/engine/scheduler-message/index.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 
-// The catalog the registry builds (src/plugins.ts): each plugin's wordings, then the framework's.
+// The catalog the registry builds (src/messages/registry.ts): each plugin's wordings, then the framework's.
 const { catalog } = ruleSet;
 const { wordings } = catalog;
 const wordingFor = (text: string) => wordingIn(catalog, text);

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countsByPlugin, parseSchedulerMessage as parseWith, type MessageSource, type ParsedReason } from '../../src/engine/scheduler-message/index.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 
-// Messages are read with the registry's wordings (src/plugins.ts).
+// Messages are read with the registry's wordings (src/messages/registry.ts).
 const parseSchedulerMessage = (message: string, from?: MessageSource) => parseWith(ruleSet.catalog, message, from);
 
 const r = (count: number, text: string, plugin?: string, detail?: Record<string, string>): ParsedReason =>

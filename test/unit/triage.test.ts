@@ -4,7 +4,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { diagnosePod } from '../../src/engine/diagnose.js';
 import { equivalenceKey } from '../../src/engine/equivalence.js';
 import { pendingPods, triage } from '../../src/engine/triage.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { emptyCollections, type Snapshot } from '../../src/snapshot/types.js';
 import { triageCluster } from '../bench/triage.js';

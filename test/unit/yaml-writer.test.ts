@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { ruleSet } from '../../src/plugins.js';
+import { ruleSet } from '../../src/messages/registry.js';
 import { triage } from '../../src/engine/triage.js';
 import { reportJson } from '../../src/report/json.js';
 import { triageReporters } from '../../src/report/triage/index.js';

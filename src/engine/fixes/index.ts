@@ -5,7 +5,8 @@
 // them, replayed as one fix; alone it is not offered.
 import type { ObjectRef } from '../events.js';
 import type { Judgement } from '../judge.js';
-import type { FilterRule, RuleContext } from '../model.js';
+import type { RuleContext } from '../model.js';
+import type { Rule } from '../reasons.js';
 import { proposeRelaxedTerms } from './affinity.js';
 import { cautionsOf, classOf, fixClasses } from './classes.js';
 import { keepFirstNames } from './firstNames.js';
@@ -98,7 +99,7 @@ function hasAny(record: Record<string, unknown>): boolean {
   return false;
 }
 
-function firstConfirmed(rules: readonly FilterRule[], ctx: RuleContext, candidate: Candidate, podsUnread: string[], whole: boolean): { changes: Change[]; result: Replay } | undefined {
+function firstConfirmed(rules: readonly Rule[], ctx: RuleContext, candidate: Candidate, podsUnread: string[], whole: boolean): { changes: Change[]; result: Replay } | undefined {
   // None of its nodes' pods read: it can confirm nothing, only name nodes to read (unread.ts).
   const unread = whole ? undefined : firstUnreadFits(rules, ctx, candidate.changes, candidate.nodes, maxPodsToRead, true);
   if (unread && 'names' in unread) {
@@ -147,7 +148,7 @@ const maxPodsToRead = 20;
  * `wholeReplays`: replay every candidate whole, even where no node's pods were read (unread.ts):
  * what the tests hold the shortcut to.
  */
-export function proposeFixes(rules: readonly FilterRule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[], { wholeReplays = false } = {}): Proposed {
+export function proposeFixes(rules: readonly Rule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[], { wholeReplays = false } = {}): Proposed {
   if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return { fixes: [], podsToRead: [] };
   const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
   const input: FixInput = { rules, ctx, judgement };

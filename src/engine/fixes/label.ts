@@ -3,7 +3,7 @@
 // the removal of labels a NotIn or DoesNotExist expression forbids. Gt/Lt and matchFields are
 // not proposed: no label value is "the" answer there.
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
-import type { NodeVerdict } from '../diagnosis.js';
+import type { NodeVerdict } from '../judge.js';
 import type { NodeFacts } from '../model.js';
 import { labelKeys, byKeyList } from '../match/labelKeys.js';
 import { labelKeysAsked, matchesNodeRequirement } from '../match/nodeSelector.js';

@@ -1,10 +1,10 @@
 // Which nodes a generator looks at: those the judgement proves to fail (never one whose
 // verdict rests on a gap), and of those, the ones a given plugin alone rejects.
 import type { V1PodSpec } from '@kubernetes/client-node';
-import type { NodeVerdict } from '../diagnosis.js';
+import type { NodeVerdict } from '../judge.js';
 import { positionsIn, type Judgement } from '../judge.js';
 import type { NodeFacts } from '../model.js';
-import type { PluginName } from '../plugins.js';
+import type { PluginName } from '../names.js';
 
 // Every generator asks, and again for each second change: worked out once per judgement.
 const failingOf = new WeakMap<Judgement, NodeVerdict[]>();

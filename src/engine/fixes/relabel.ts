@@ -4,7 +4,7 @@
 // The correction is the node's label, with `--overwrite` (kubectl refuses to change a label
 // without it). Only where the node's value is the pod's but for a slip (letter case, white
 // space, look-alike or invisible characters) and some other node carries the pod's spelling.
-import type { Reason } from '../model.js';
+import type { Reason } from '../reasons.js';
 import { compareText } from '../nearmiss/index.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
 import { failingOnlyOn, someNodeCarries } from './nodes.js';

@@ -1,10 +1,12 @@
 // The replay: the engine's own judge, on a patched copy of the context, for the nodes a change
 // targets only. A node is made to fit only when its verdict becomes `fits`; `unproven` (a gap
 // in the input) is reported apart and never counted.
-import type { NodeVerdict } from '../diagnosis.js';
+import type { NodeVerdict } from '../judge.js';
 import { judge, type Judgement } from '../judge.js';
-import type { FilterRule, Reason, RuleContext } from '../model.js';
-import type { PluginName } from '../plugins.js';
+import type { RuleContext } from '../model.js';
+import type { Rule } from '../reasons.js';
+import type { Reason } from '../reasons.js';
+import type { PluginName } from '../names.js';
 import { patchedContext } from './patch.js';
 import type { Change } from './types.js';
 
@@ -32,7 +34,7 @@ function pluginsOf(preFilter: readonly Reason[], reasons: readonly Reason[]): Pl
 }
 
 /** `patched`: the context with `changes` made, when the caller has it already (unread.ts). */
-export function replay(rules: readonly FilterRule[], ctx: RuleContext, changes: readonly Change[], nodes: readonly string[], patched: RuleContext = patchedContext(ctx, changes)): Replay {
+export function replay(rules: readonly Rule[], ctx: RuleContext, changes: readonly Change[], nodes: readonly string[], patched: RuleContext = patchedContext(ctx, changes)): Replay {
   const judgement = judge(rules, patched, new Set(nodes));
   // A node whose pods were never read (a live read in stages skips nodes that node objects rule
   // out) looks empty: passing there proves nothing.

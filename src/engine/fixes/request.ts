@@ -4,7 +4,7 @@
 // resources/requests.ts), so the change goes to the part that dominates that sum, and the sum
 // is computed again after each change until it fits the slot (or nothing can be lowered).
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
-import type { Reason } from '../model.js';
+import type { Reason } from '../reasons.js';
 import type { InsufficientResourceDetail } from '../rules/NodeResourcesFit.js';
 import { toResourceList } from '../resources/amounts.js';
 import { requestRulesFor } from '../release.js';

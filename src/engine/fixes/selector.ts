@@ -4,7 +4,7 @@
 // which nodes that frees.
 import type { V1NodeSelectorRequirement } from '@kubernetes/client-node';
 import { certainlyBelow, similarity } from '../nearmiss/index.js';
-import type { Reason } from '../model.js';
+import type { Reason } from '../reasons.js';
 import { namesNode } from '../match/pins.js';
 import type { SelectorEntryMiss } from '../rules/NodeAffinity.js';
 import { TupleMemo } from '../tupleMemo.js';

@@ -2,7 +2,7 @@
 // `Exists` for a taint without one, and the effect). Where the pod has a near-miss toleration
 // for it (a typo in the value, say), the fix puts the copy in its place rather than beside it.
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
-import type { NodeVerdict } from '../diagnosis.js';
+import type { NodeVerdict } from '../judge.js';
 import { cordonTaint, formatTaint } from '../match/tolerations.js';
 import { failing, failures } from './nodes.js';
 import type { Candidate, Change, FixInput } from './types.js';

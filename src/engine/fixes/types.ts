@@ -5,8 +5,9 @@
 import type { V1NodeSelectorRequirement, V1Taint, V1Toleration, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 import type { ObjectRef } from '../events.js';
 import type { Judgement } from '../judge.js';
-import type { RuleContext, RuleSet } from '../model.js';
-import type { PluginName } from '../plugins.js';
+import type { RuleContext } from '../model.js';
+import type { RuleSet } from '../reasons.js';
+import type { PluginName } from '../names.js';
 
 /** Where a request is set: a container, an init container, or the pod (`spec.resources`). */
 export type RequestPlace = { in: 'containers' | 'initContainers'; container: string } | { in: 'pod' };

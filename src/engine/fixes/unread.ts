@@ -11,9 +11,10 @@
 // fails (then every name a second change could add comes after it, and is not among the first);
 // otherwise, undefined, and the whole replay is made. For a second change (`stopAtFailure`
 // false) nothing follows, and failing nodes are passed over.
-import type { NodeVerdict } from '../diagnosis.js';
+import type { NodeVerdict } from '../judge.js';
 import { judge, positionsIn } from '../judge.js';
-import type { FilterRule, RuleContext } from '../model.js';
+import type { RuleContext } from '../model.js';
+import type { Rule } from '../reasons.js';
 import { patchedContext } from './patch.js';
 import type { Change } from './types.js';
 
@@ -27,7 +28,7 @@ const batch = 32;
  * with the changes made, for the caller's whole replay (patching 4,400 nodes is most of one).
  */
 export function firstUnreadFits(
-  rules: readonly FilterRule[],
+  rules: readonly Rule[],
   ctx: RuleContext,
   changes: readonly Change[],
   nodes: readonly string[],

@@ -3,7 +3,7 @@
 // adding for it. Told as fixes of the `wait` class, ahead of any capacity or policy change:
 // cutting a request while a preemption is about to free the room it needs is advice to ignore.
 import { deletionAskedAt } from '../../snapshot/types.js';
-import type { StageDetail } from '../diagnosis.js';
+import type { StageDetail } from '../stage.js';
 import type { Fix } from './types.js';
 
 /** The wait fixes the stage shows, none when nothing is under way. */

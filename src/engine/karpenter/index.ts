@@ -13,45 +13,14 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import { isGap, newestOf, toTime } from '../../snapshot/types.js';
-import type { StageDetail } from '../diagnosis.js';
+import type { StageDetail } from '../stage.js';
 import { formatTaint } from '../match/tolerations.js';
 import type { AutoscalerStory } from '../story/autoscaler.js';
-import { checkNodePools, conditionState, type KarpenterConditionState, type NodePoolCheck } from './nodepool.js';
+import { checkNodePools, conditionState, type NodePoolCheck } from './nodepool.js';
 
 export type { KarpenterConditionState, NodePoolCheck, NodePoolProblem } from './nodepool.js';
-
-/** The steps of a NodeClaim's life, in order; the first not True is what it waits for. */
-export const nodeClaimSteps = ['Launched', 'Registered', 'Initialized', 'Ready'] as const;
-export type NodeClaimStep = (typeof nodeClaimSteps)[number];
-
-export interface NodeClaimProgress {
-  name: string;
-  /** false: the input has no NodeClaim of that name (not read, or already deleted). */
-  found: boolean;
-  /** Its karpenter.sh/nodepool label. */
-  nodePool?: string;
-  createdAt?: number;
-  /** status.nodeName: the node it registered as. */
-  nodeName?: string;
-  /** Launched, Registered, Initialized, Ready, as far as it has them. */
-  conditions: KarpenterConditionState[];
-  /** The first step not True yet; absent when Ready is True. */
-  waitingFor?: NodeClaimStep;
-  /** Launched is not True with a reason from the launch (the cloud provider's refusal). */
-  launchFailing?: KarpenterConditionState;
-  /** The newest time in the input, to measure ages against (the engine has no clock). */
-  asOf?: number;
-}
-
-/** What we make of Karpenter's refusal beside our own replay of its NodePools. */
-export interface KarpenterReconciliation {
-  /** Nothing below: every NodePool fails our checks too, and each taint or limit Karpenter named is among their problems. */
-  agrees: boolean;
-  /** NodePools our checks pass although Karpenter said no: it may know more (instance types, offerings, daemonset overhead). */
-  fittingNodePools: string[];
-  /** What Karpenter named (a taint, a NodePool's limit) that no NodePool's problems show. */
-  unexplained: string[];
-}
+export type { KarpenterReconciliation, NodeClaimProgress } from './claims.js';
+import { nodeClaimSteps, type KarpenterReconciliation, type NodeClaimProgress } from './claims.js';
 
 // operatorpkg's first reason for a condition nobody has set yet: not a launch failure.
 const notYet = new Set(['AwaitingReconciliation', '']);

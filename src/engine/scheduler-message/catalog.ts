@@ -1,12 +1,12 @@
 // Every wording kube-scheduler has used, v1.20 to v1.37 (and a few older ones still seen in
 // the wild), for the reasons it counts in FailedScheduling / PodScheduled messages. Each
 // plugin's wordings live with its messages (src/messages/rules/<Plugin>.ts) and reach the
-// engine through the registry (src/plugins.ts), which builds the catalog with
+// engine through the registry (src/messages/registry.ts), which builds the catalog with
 // `schedulerCatalog`; the framework's own wordings are below. The tables are explicit on
 // purpose: wordings change between releases, so each entry says which releases print it and
 // where it comes from (kubernetes/kubernetes, pkg/scheduler/framework/plugins/ unless said
 // otherwise). Patterns are anchored and match the reason as printed after its count.
-import type { PluginName, StatusCode } from '../plugins.js';
+import type { PluginName, StatusCode } from '../names.js';
 
 export interface Wording {
   /** Named groups become the reason's `detail` (resource, taint key/value, claim name, ...). */

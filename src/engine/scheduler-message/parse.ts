@@ -14,7 +14,7 @@
 // NoteLengthLimit - 4 bytes and adds " ..." (NoteLengthLimit is 1024, pkg/apis/core/validation/
 // events.go), so a cut event is 1024 bytes ending in " ...". The PodScheduled condition keeps the
 // whole text. A message is never taken for cut because it lacks a final period.
-import type { PluginName } from '../plugins.js';
+import type { PluginName } from '../names.js';
 import { gatedMessage, noNodesMessage, pluginsGroup, postFilterWords, preemptionPlacement, preemptionWords, type SchedulerCatalog } from './catalog.js';
 
 export interface ParsedReason {
@@ -243,7 +243,7 @@ export function isCutAtEventLimit(message: string): boolean {
   return bytes >= eventNoteLimit && bytes <= eventNoteLimit + 6;
 }
 
-/** Reads `message` with the wordings of `catalog` (the registry's, src/plugins.ts). */
+/** Reads `message` with the wordings of `catalog` (the registry's, src/messages/registry.ts). */
 export function parseSchedulerMessage(catalog: SchedulerCatalog, message: string, from: MessageSource = 'condition'): ParsedSchedulerMessage {
   const cut = from === 'event' && isCutAtEventLimit(message);
   let text = message.trim();

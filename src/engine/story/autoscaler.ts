@@ -21,7 +21,8 @@
 //   "did not tolerate taint (taint=k=v:Effect)", "incompatible requirements, ...";
 //   engine/karpenter/ reconciles them with its replay of each NodePool).
 import type { ClusterEvent } from '../../snapshot/types.js';
-import type { KarpenterReconciliation, NodeClaimProgress, NodePoolCheck } from '../karpenter/index.js';
+import type { KarpenterReconciliation, NodeClaimProgress } from '../karpenter/claims.js';
+import type { NodePoolCheck } from '../karpenter/nodepool.js';
 
 export interface ScaleUpGroup {
   group: string;

@@ -4,8 +4,56 @@
 // (ms since the epoch) with `asOf`, the newest time in the input, to measure ages against.
 import type { V1ContainerStatus, V1NodeCondition, V1Pod } from '@kubernetes/client-node';
 import { newestOf, toTime, type ClusterEvent, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
-import type { BoundStory, ConditionState, ContainerWait, InitRunning } from '../diagnosis.js';
-import { groupByReason } from './events.js';
+import { groupByReason, type EventGroup } from './events.js';
+
+export interface ContainerWait {
+  container: string;
+  init: boolean;
+  /** The kubelet's waiting reason (ImagePullBackOff, CreateContainerConfigError, CrashLoopBackOff, ...). */
+  reason: string;
+  message?: string;
+  /** How many times the kubelet restarted it (absent when no status says). */
+  restartCount?: number;
+  /** How its previous run ended: an init container crash-looping shows its exit code here. */
+  lastTermination?: { exitCode: number; reason?: string; message?: string; finishedAt?: number };
+}
+
+/** An ordinary init container still running: the next ones and the pod's containers wait for it to exit 0. */
+export interface InitRunning {
+  container: string;
+  restartCount: number;
+  startedAt?: number;
+}
+
+/** A node condition as data; times in ms since the epoch. */
+export interface ConditionState {
+  status: string;
+  reason?: string;
+  message?: string;
+  /** lastTransitionTime: since when the status holds. */
+  since?: number;
+  /** lastHeartbeatTime: when the kubelet last reported it. */
+  heartbeat?: number;
+}
+
+/** What happened to a pod since the scheduler bound it (engine/story/bound.ts). */
+export interface BoundStory {
+  /** When it was bound: PodScheduled=True's lastTransitionTime, else the Scheduled event. */
+  scheduledAt?: number;
+  /** The node's Ready condition, when the node and the condition are known. */
+  nodeReadyCondition?: ConditionState;
+  /** Whether the kubelet has reported any container status: none at all means it has not taken the pod up. */
+  containerStatusesReported: boolean;
+  /** status.startTime: when the kubelet acknowledged the pod. */
+  kubeletStartTime?: number;
+  /** Waiting containers, init containers first, each list in spec order. */
+  waiting: ContainerWait[];
+  initRunning?: InitRunning;
+  /** The pod's Warning events by reason, newest first. */
+  warnings: EventGroup[];
+  /** The newest time in the input; ages are measured against it (the engine has no clock). */
+  asOf?: number;
+}
 
 function condition(c: V1NodeCondition): ConditionState {
   const since = toTime(c.lastTransitionTime);

@@ -5,7 +5,7 @@
 // provisioner's error), newest first.
 import type { V1PersistentVolumeClaim, V1StorageClass } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
-import type { EventGroup } from '../diagnosis.js';
+import type { EventGroup } from './events.js';
 import { eventsAbout } from '../events.js';
 import { groupByReason } from './events.js';
 

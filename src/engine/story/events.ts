@@ -3,7 +3,21 @@
 // messages (the kubelet's "Failed" for the pull error, then for ErrImagePull, then for
 // ImagePullBackOff), which a reader wants as one line with its distinct messages.
 import type { ClusterEvent } from '../../snapshot/types.js';
-import type { EventGroup } from '../diagnosis.js';
+
+/** Events of one reason: counts summed, distinct messages newest first. */
+export interface EventGroup {
+  reason: string;
+  /** Normal or Warning, as the newest event of the reason says. */
+  type: string;
+  count: number;
+  /** The newest occurrence, ms since the epoch. */
+  time?: number;
+  /** Distinct messages, newest first, at most three. */
+  messages: string[];
+  /** Distinct messages beyond those kept. */
+  moreMessages: number;
+  reporter: string;
+}
 
 /** Distinct messages kept per reason, newest first. */
 const messagesPerReason = 3;

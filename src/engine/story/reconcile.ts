@@ -10,8 +10,8 @@
 // existing nodes. Where both name a plugin they agree; a plugin only the autoscaler names fails
 // on its templates but on no existing node, so what keeps the pod off existing nodes is
 // something else (both are shown).
-import type { NodeVerdict } from '../diagnosis.js';
-import type { PluginName } from '../plugins.js';
+import type { NodeVerdict } from '../judge.js';
+import type { PluginName } from '../names.js';
 import { wordingFor, type SchedulerCatalog } from '../scheduler-message/catalog.js';
 
 /** cluster-autoscaler's own reasons for adding no node from a group, which are no scheduler plugin's. */

@@ -3,7 +3,8 @@
 //   node.kubernetes.io/unschedulable:NoSchedule taint the node lifecycle controller keeps in step;
 // - a symmetric anti-affinity (the pod's term rejects pods whose own term rejects the pod) fails
 //   InterPodAffinity twice: the pod's own term, which says so, is kept.
-import type { Diagnosis, NodeVerdict } from '../../engine/diagnosis.js';
+import type { Diagnosis } from '../../engine/diagnosis.js';
+import type { NodeVerdict } from '../../engine/judge.js';
 import { cordonTaint } from '../../engine/match/tolerations.js';
 
 

@@ -1,6 +1,6 @@
 // The ScheduledNotRunning section of the human report: what happened since the scheduler bound
 // the pod (words in messages/bound.ts), then the pod's warnings by reason, newest first.
-import type { StageDetail } from '../../engine/diagnosis.js';
+import type { StageDetail } from '../../engine/stage.js';
 import { asOfLine, initRunningLine, kubeletLine, nodeLine, scheduledLine, waitLine, warningLine } from '../../messages/bound.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';

@@ -1,5 +1,6 @@
 // The human report: the sentence first, then the node table, then the details.
-import { judgedStages, type Diagnosis } from '../../engine/diagnosis.js';
+import { type Diagnosis } from '../../engine/diagnosis.js';
+import { judgedStages } from '../../engine/stage.js';
 import { plural } from '../../messages/format.js';
 import { describeReason } from '../../messages/reasons.js';
 import { nominatedHeadline } from '../../messages/nominated.js';

@@ -2,7 +2,7 @@
 // or, when Karpenter refused, each NodePool as our own replay judges it, near misses character
 // by character (a toleration against a NodePool's taint, a label value against its
 // requirement), and how that squares with what Karpenter said.
-import type { StageDetail } from '../../engine/diagnosis.js';
+import type { StageDetail } from '../../engine/stage.js';
 import type { NodePoolCheck } from '../../engine/karpenter/index.js';
 import { formatTaint } from '../../engine/match/tolerations.js';
 import type { TextDiff } from '../../engine/nearmiss/index.js';

@@ -1,6 +1,7 @@
 // Details that belong to a stage rather than to nodes: admission failures, gates, what a
 // scheduled pod waits for.
-import type { Diagnosis, StageDetail } from '../../engine/diagnosis.js';
+import type { Diagnosis } from '../../engine/diagnosis.js';
+import type { StageDetail } from '../../engine/stage.js';
 import { limitRangeSentence, neverPreemptsSentence, nominatedPodSentence, quotaSentence } from '../../messages/story.js';
 import type { ClusterEvent } from '../../snapshot/types.js';
 import type { Palette } from '../color.js';

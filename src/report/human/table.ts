@@ -4,12 +4,11 @@
 // adds the first failure and the pod count): when the columns do not fit whole, the plugins
 // fold into one column. Large clusters get one row per distinct verdict, not one per node.
 import Table from 'cli-table3';
-import type { NodeVerdict } from '../../engine/diagnosis.js';
-import type { PluginName } from '../../engine/plugins.js';
+import type { NodeVerdict } from '../../engine/judge.js';
+import { pluginNames, type PluginName } from '../../engine/names.js';
 import { plural } from '../../messages/format.js';
 import { shortReason } from '../../messages/short.js';
 import { outsideSelection } from '../../messages/summary.js';
-import { filterPluginOrder } from '../../plugins.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { kubectlStyle, trimLines } from './tableStyle.js';
@@ -95,7 +94,7 @@ export function nodeTable(nodes: NodeVerdict[], options: TableOptions): string {
     for (const r of n.reasons) shown.add(r.plugin);
     for (const p of n.unchecked) shown.add(p);
   }
-  const plugins = filterPluginOrder.filter((p) => shown.has(p));
+  const plugins = pluginNames.filter((p) => shown.has(p));
   const limit = options.columns ?? (options.wide ? 160 : 80);
   const all = rowsOf(nodes, plugins);
   const rows = all.slice(0, maxRows);

@@ -1,7 +1,7 @@
 // The documented -o json / -o yaml document of a triage (no pod name), whypending/v1 kind
 // Triage: what presentTriage() returns. schema/triage.v1.json says the same for other programs.
 import type { FixClass } from '../../engine/fixes/index.js';
-import type { Stage } from '../../engine/diagnosis.js';
+import type { Stage } from '../../engine/stage.js';
 
 export interface TriageCauseV1 {
   stage: Stage;

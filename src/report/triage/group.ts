@@ -2,7 +2,8 @@
 // the same distinguishing fact (the taint, the selector entry, the resource, the claim: the
 // headline's own group key, messages/summary.ts leadingCause), so that 300 pending pods read
 // as the few reasons they wait for. Largest group first; among equals, the order pods came in.
-import type { Diagnosis, Stage } from '../../engine/diagnosis.js';
+import type { Diagnosis } from '../../engine/diagnosis.js';
+import type { Stage } from '../../engine/stage.js';
 import type { ObjectRef } from '../../engine/events.js';
 import { leadingCause } from '../../messages/summary.js';
 

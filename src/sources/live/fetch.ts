@@ -20,7 +20,7 @@
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
 import { asksDraExtendedResource } from '../../engine/dra/extended.js';
 import type { V1ConfigMap, V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { judgedStages } from '../../engine/diagnosis.js';
+import { judgedStages } from '../../engine/stage.js';
 import { hasRequiredAntiAffinity, priorityOf } from '../../engine/facts.js';
 import { eventsAbout, type ObjectRef } from '../../engine/events.js';
 import { formatLabelSelector } from '../../engine/match/labelSelector.js';
@@ -29,7 +29,7 @@ import { decideStage } from '../../engine/stage.js';
 import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
 import { parseQuery, resolve } from '../../engine/target.js';
 import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
-import { ruleSet } from '../../plugins.js';
+import { rules } from '../../engine/rules/index.js';
 import { emptyCollections, type CollectionName, type Collections, type Gap, type NamespaceRecord, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
@@ -39,7 +39,7 @@ import { neighbourListCut, nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, nominatedPodsSelector, nonTerminal, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
-import { Transport, type TransportOptions } from './transport.js';
+import { Transport, type ReadLiveOptions } from './transport.js';
 import { readTriageLive } from './triage.js';
 import { readClusterVersion } from './version.js';
 import { watcher } from './watch.js';
@@ -48,13 +48,6 @@ export interface LiveQuery {
   namespace: string;
   /** `name` or `kind/name`, as typed. */
   name: string;
-}
-
-export interface ReadLiveOptions extends TransportOptions {
-  /** Up to this many candidate nodes (or named objects), one read each; above, one paged LIST. Default 100. */
-  perObjectReadsUpTo?: number;
-  /** Receives the Transport once made, e.g. to count requests. */
-  onTransport?: (transport: Transport) => void;
 }
 
 // One read per node costs a request each, in parallel within the limiter; a paged read of every
@@ -421,7 +414,7 @@ class LiveReader {
     const nodeName = pod.spec?.nodeName;
     const claims = claimNamesOf(pod);
     // The pod's claims, their volumes and classes, and CSINodes, when a rule reads them for it.
-    const needed = neededCollections(ruleSet.rules, pod);
+    const needed = neededCollections(rules, pod);
     const volumes = volumeCollections.some((c) => needed.has(c));
     // An extended resource a DeviceClass serves is allocated from devices on nodes without it.
     const devices = deviceCollections.some((c) => needed.has(c)) || asksDraExtendedResource(pod);
@@ -550,7 +543,7 @@ class LiveReader {
     const onPage = (nodes: readonly NodeRecord[]) => {
       if (looked || !early) return;
       looked = true;
-      if (candidateNodes(ruleSet.rules, early, nodes, this.snapshot()).names.length > this.perObjectReadsUpTo) this.startEveryPod();
+      if (candidateNodes(rules, early, nodes, this.snapshot()).names.length > this.perObjectReadsUpTo) this.startEveryPod();
     };
     this.nodesListed ??= this.listOf<NodeRecord>(resources.nodes, undefined, 'listing nodes', {}, undefined, nodeListCut(), onPage).then(() => undefined);
     return this.nodesListed;
@@ -640,7 +633,7 @@ class LiveReader {
   /** The nodes whose pods were read one by one, or `all` when every non-terminal pod was listed. */
   private async podsThatMatter(pod: V1Pod): Promise<Set<string> | 'all'> {
     const ns = namespaceOf(pod);
-    const { names } = candidateNodes(ruleSet.rules, pod, this.objects.nodes, this.snapshot());
+    const { names } = candidateNodes(rules, pod, this.objects.nodes, this.snapshot());
     this.podsReadOn = names;
     const reads: Promise<unknown>[] = [];
     const exclusive = claimNamesOf(pod).filter((name) => this.find<V1PersistentVolumeClaim>('persistentVolumeClaims', ns, name)?.spec?.accessModes?.includes('ReadWriteOncePod'));

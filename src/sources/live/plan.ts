@@ -14,8 +14,10 @@
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import { nodeFacts, podFacts } from '../../engine/facts.js';
 import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from '../../engine/match/labelSelector.js';
-import type { FilterRule, NodeFacts, PodFacts, RuleContext } from '../../engine/model.js';
-import { releaseOf, requestRulesFor, runsIn } from '../../engine/release.js';
+import type { NodeFacts, PodFacts, RuleContext } from '../../engine/model.js';
+import type { Rule } from '../../engine/reasons.js';
+import { releaseOf, requestRulesFor } from '../../engine/release.js';
+import { runsIn } from '../../engine/releaseRules.js';
 import { podClaimRefs } from '../../engine/volumes.js';
 import { isGap, type CollectionName, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 
@@ -39,7 +41,7 @@ function emptyNodeFacts(node: NodeRecord): NodeFacts | undefined {
  * need and no more. `needs` looks at the pod's spec only, so a pod whose requests do not parse
  * (which the engine reports) is asked about with none.
  */
-export function neededCollections(rules: readonly FilterRule[], pod: V1Pod): Set<CollectionName> {
+export function neededCollections(rules: readonly Rule[], pod: V1Pod): Set<CollectionName> {
   let facts: PodFacts;
   try {
     facts = podFacts(pod);
@@ -55,7 +57,7 @@ export function neededCollections(rules: readonly FilterRule[], pod: V1Pod): Set
  * Whether the rule's input for this pod is read whole: the nodes (which the planner is given)
  * and collections read without a gap. The pods on the nodes are what is still to be read.
  */
-function readWhole(rule: FilterRule, pod: PodFacts, snapshot: Snapshot): boolean {
+function readWhole(rule: Rule, pod: PodFacts, snapshot: Snapshot): boolean {
   return rule.needs(pod).every((c: CollectionName) => c === 'nodes' || (c !== 'pods' && !isGap(snapshot, c)));
 }
 
@@ -64,8 +66,8 @@ function readWhole(rule: FilterRule, pod: PodFacts, snapshot: Snapshot): boolean
  * failures stand: every failure of a rule that needs nothing but the node; for the first rule
  * that needs the node's pods, the failures it keeps when the pods are a gap, and none after it.
  */
-function nodeOnlyRules(rules: readonly FilterRule[], pod: PodFacts): { rule: FilterRule; standsWithoutPods: boolean }[] {
-  const out: { rule: FilterRule; standsWithoutPods: boolean }[] = [];
+function nodeOnlyRules(rules: readonly Rule[], pod: PodFacts): { rule: Rule; standsWithoutPods: boolean }[] {
+  const out: { rule: Rule; standsWithoutPods: boolean }[] = [];
   for (const rule of rules) {
     if (rule.notEvaluated?.(pod)) break;
     const needs = rule.needs(pod);
@@ -84,7 +86,7 @@ function nodeOnlyRules(rules: readonly FilterRule[], pod: PodFacts): { rule: Fil
  * `snapshot` supplies claims, volumes and classes for the PreFilters that narrow the nodes;
  * they run only when what they need was read without a gap.
  */
-export function candidateNodes(rules: readonly FilterRule[], pod: V1Pod, nodes: readonly NodeRecord[], snapshot: Snapshot): Candidates {
+export function candidateNodes(rules: readonly Rule[], pod: V1Pod, nodes: readonly NodeRecord[], snapshot: Snapshot): Candidates {
   let facts: PodFacts | undefined;
   try {
     facts = podFacts(pod, requestRulesFor(snapshot));

@@ -595,3 +595,11 @@ export class Transport {
     });
   }
 }
+
+/** How a live read is made: the transport's options, and how the reader uses it. */
+export interface ReadLiveOptions extends TransportOptions {
+  /** Up to this many candidate nodes (or named objects), one read each; above, one paged LIST. Default 100. */
+  perObjectReadsUpTo?: number;
+  /** Receives the Transport once made, e.g. to count requests. */
+  onTransport?: (transport: Transport) => void;
+}

@@ -18,7 +18,7 @@ import { nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { nominatedPodsSelector, nonTerminal, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport } from './transport.js';
-import type { ReadLiveOptions } from './fetch.js';
+import type { ReadLiveOptions } from './transport.js';
 import { readClusterVersion } from './version.js';
 
 // Read per namespace holding pending pods (or once across all with -A).

@@ -16,7 +16,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { ApiClient } from '../../e2e/harness/api.js';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import { nodeIndex } from '../../../src/engine/facts.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import { present } from '../../../src/report/present.js';
 import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 import { emptyCollections, type Snapshot } from '../../../src/snapshot/types.js';

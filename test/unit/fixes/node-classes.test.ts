@@ -9,7 +9,7 @@ import { proposeLabels } from '../../../src/engine/fixes/label.js';
 import { proposeSelectorFixes } from '../../../src/engine/fixes/selector.js';
 import type { Candidate, FixInput } from '../../../src/engine/fixes/types.js';
 import { judge } from '../../../src/engine/judge.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import { contextFor } from '../../support/builders.js';
 import { labelledNodes, selectingPod } from '../../support/node-affinity-arbitraries.js';
 

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { spread } from '../../support/affinity-builders.js';
 import { node, pod } from '../../support/builders.js';
 import { fixesFor } from '../../support/fixes.js';
-import { buildContext } from '../../../src/engine/facts.js';
+import { buildContext } from '../../../src/engine/context.js';
 import { judge } from '../../../src/engine/judge.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import { snapshotOf } from '../../support/builders.js';
 
 const zone = (name: string, z: string) => node(name).labels({ zone: z });

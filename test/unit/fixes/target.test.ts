@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { specTarget } from '../../../src/engine/fixes/index.js';
 import { replay } from '../../../src/engine/fixes/replay.js';
-import { buildContext } from '../../../src/engine/facts.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { buildContext } from '../../../src/engine/context.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';
 
 const pod0 = { namespace: 'ns', name: 'p' };

@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { buildContext } from '../../../src/engine/facts.js';
+import { buildContext } from '../../../src/engine/context.js';
 import { proposeFixes } from '../../../src/engine/fixes/index.js';
 import { firstUnreadFits } from '../../../src/engine/fixes/unread.js';
 import { judge } from '../../../src/engine/judge.js';
 import { resolve } from '../../../src/engine/target.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
 import { readDump } from '../../../src/sources/dump/read.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';

@@ -4,7 +4,7 @@
 // scheduler.go; the NodeClaim lifecycle's condition reasons), as seen from the real KWOK
 // provider in test/scenarios/captured-1.37-karpenter-*.
 import { describe, expect, it } from 'vitest';
-import type { StageDetail } from '../../../src/engine/diagnosis.js';
+import type { StageDetail } from '../../../src/engine/stage.js';
 import { withKarpenter } from '../../../src/engine/karpenter/index.js';
 import { autoscalerStory } from '../../../src/engine/story/autoscaler.js';
 import type { ClusterEvent, KarpenterCondition, KarpenterNodeClaim, KarpenterNodePool } from '../../../src/snapshot/types.js';

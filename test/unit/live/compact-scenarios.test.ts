@@ -6,7 +6,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import { reportHuman } from '../../../src/report/human/index.js';
 import { present } from '../../../src/report/present.js';
 import { readDump } from '../../../src/sources/dump/read.js';

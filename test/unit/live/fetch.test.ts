@@ -3,7 +3,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import { ClusterError } from '../../../src/errors.js';
 import { present } from '../../../src/report/present.js';
 import { readLive } from '../../../src/sources/live/fetch.js';

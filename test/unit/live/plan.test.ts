@@ -4,7 +4,8 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Detail, FilterRule, RuleReason } from '../../../src/engine/model.js';
-import { ruleSet } from '../../../src/plugins.js';
+import type { Rule } from '../../../src/engine/reasons.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import type { CollectionName, Gap } from '../../../src/snapshot/types.js';
 import { candidateNodes, neededCollections } from '../../../src/sources/live/plan.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';
@@ -37,14 +38,14 @@ describe('candidate nodes with the registry', () => {
 });
 
 // A made-up plugin: fails the nodes named in `fails`, needing `needs`.
-function rule(name: string, needs: CollectionName[], fails: string[], extra: Partial<FilterRule<string, Detail>> = {}): FilterRule {
+function rule(name: string, needs: CollectionName[], fails: string[], extra: Partial<FilterRule<string, Detail>> = {}): Rule {
   const made: FilterRule<string, Detail> = {
     meta: { name, kinds: ['made'] },
     needs: () => needs,
     filter: (_ctx, n) => (fails.includes(n.name) ? [{ plugin: name, code: 'Unschedulable', detail: { kind: 'made' } } satisfies RuleReason<string, Detail>] : []),
     ...extra,
   };
-  return made as unknown as FilterRule;
+  return made as unknown as Rule;
 }
 
 describe('candidate nodes with made-up rules', () => {

@@ -5,7 +5,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../../src/engine/diagnosis.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 import { readLive } from '../../../src/sources/live/fetch.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
 import { node, pod } from '../../support/builders.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Collections } from '../../../src/snapshot/types.js';
-import type { Reason } from '../../../src/engine/model.js';
+import type { Reason } from '../../../src/engine/reasons.js';
 import rule, { type DynamicResourcesDetail } from '../../../src/engine/rules/DynamicResources.js';
 import { contextFor, node, pod, type PodBuilder } from '../../support/builders.js';
 import { resourceClaim, resourceClaimStatus } from '../../support/volume-builders.js';

@@ -6,7 +6,7 @@
 // snapshot knows, plus a case showing that other labels are reported as not evaluated; where
 // upstream stops at the first failing check, every failing check is asserted here.
 import { describe, expect, it } from 'vitest';
-import type { Reason } from '../../../src/engine/model.js';
+import type { Reason } from '../../../src/engine/reasons.js';
 import rule, {
   type AffinityTermRef,
   type AntiAffinityConflict,
@@ -16,7 +16,7 @@ import rule, {
 } from '../../../src/engine/rules/InterPodAffinity.js';
 import descriptor from '../../../src/messages/rules/InterPodAffinity.js';
 import { affinity, antiAffinity, exists, expressions, inValues, notIn, terminating } from '../../support/affinity-builders.js';
-import { buildContext } from '../../../src/engine/facts.js';
+import { buildContext } from '../../../src/engine/context.js';
 import type { Gap, NamespaceRecord } from '../../../src/snapshot/types.js';
 import { contextFor, node, pod, snapshotOf } from '../../support/builders.js';
 import { verdicts, type FilterCase } from '../../support/rules.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V1CSINode } from '@kubernetes/client-node';
-import type { Reason } from '../../../src/engine/model.js';
+import type { Reason } from '../../../src/engine/reasons.js';
 import rule, { type NewVolume } from '../../../src/engine/rules/NodeVolumeLimits.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
 import { claimVolume, csiNode, inlineVolume, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';

@@ -5,7 +5,7 @@
 // asserted here.
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { Reason } from '../../../src/engine/model.js';
+import type { Reason } from '../../../src/engine/reasons.js';
 import rule, { type SpreadConstraintRef } from '../../../src/engine/rules/PodTopologySpread.js';
 import descriptor from '../../../src/messages/rules/PodTopologySpread.js';
 import { exists, expressions, spread, terminating } from '../../support/affinity-builders.js';

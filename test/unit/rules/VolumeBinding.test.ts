@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PreFilterOutcome, Reason } from '../../../src/engine/model.js';
+import type { PreFilterOutcome } from '../../../src/engine/model.js';
+import type { Reason, ReasonDetail } from '../../../src/engine/reasons.js';
+import type { PluginName } from '../../../src/engine/names.js';
 import rule, { type VolumeBindingDetail } from '../../../src/engine/rules/VolumeBinding.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
 import { claimVolume, ephemeralVolume, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';
@@ -50,7 +52,7 @@ interface Case {
   pod: PodBuilder;
   claims?: PvcBuilder[];
   volumes?: PvBuilder[];
-  preFilter?: PreFilterOutcome;
+  preFilter?: PreFilterOutcome<PluginName, ReasonDetail>;
   n1?: Reason[];
   n2?: Reason[];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { podFacts } from '../../../src/engine/facts.js';
-import type { Reason } from '../../../src/engine/model.js';
+import type { Reason } from '../../../src/engine/reasons.js';
 import rule, { type VolumeRestrictionsDetail } from '../../../src/engine/rules/VolumeRestrictions.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
 import { claimVolume, inlineVolume, pvc, type PvcBuilder } from '../../support/volume-builders.js';

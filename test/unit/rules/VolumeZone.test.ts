@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PreFilterOutcome, Reason } from '../../../src/engine/model.js';
+import type { PreFilterOutcome } from '../../../src/engine/model.js';
+import type { Reason } from '../../../src/engine/reasons.js';
 import rule, { type VolumeZoneDetail } from '../../../src/engine/rules/VolumeZone.js';
 import { node, pod, type PodBuilder } from '../../support/builders.js';
 import { claimVolume, ephemeralVolume, pv, pvc, storageClass, type PvBuilder, type PvcBuilder } from '../../support/volume-builders.js';

@@ -1,7 +1,7 @@
 // A spec.nodeName no node has, against the node names it nearly is (engine/story/nodeName.ts):
 // only cosmetic differences count, and the stage carries the nearest with its diff.
 import { describe, expect, it } from 'vitest';
-import type { StageDetail } from '../../../src/engine/diagnosis.js';
+import type { StageDetail } from '../../../src/engine/stage.js';
 import type { DiffKind } from '../../../src/engine/nearmiss/index.js';
 import { decideStage } from '../../../src/engine/stage.js';
 import { nearNodes } from '../../../src/engine/story/nodeName.js';

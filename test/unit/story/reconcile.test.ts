@@ -3,10 +3,10 @@
 // (mapped with the scheduler catalog, any release's wording) or its own skipped reasons
 // (core/scaleup/orchestrator/skippedreasons.go); the replay counts the plugins existing nodes fail.
 import { describe, expect, it } from 'vitest';
-import type { NodeVerdict } from '../../../src/engine/diagnosis.js';
-import type { PluginName } from '../../../src/engine/plugins.js';
+import type { NodeVerdict } from '../../../src/engine/judge.js';
+import type { PluginName } from '../../../src/engine/names.js';
 import { reconcile } from '../../../src/engine/story/reconcile.js';
-import { ruleSet } from '../../../src/plugins.js';
+import { ruleSet } from '../../../src/messages/registry.js';
 
 function verdict(name: string, plugins: PluginName[]): NodeVerdict {
   return {
