@@ -21,6 +21,7 @@ import type {
   V1ReplicaSet,
   V1ResourceQuota,
   V1ResourceSlice,
+  V1beta2DeviceTaintRule,
   V1ObjectMeta,
   V1StatefulSet,
   V1StorageClass,
@@ -147,6 +148,12 @@ export interface Collections {
   deviceClasses: V1DeviceClass[];
   resourceSlices: V1ResourceSlice[];
   /**
+   * DeviceTaintRules (resource.k8s.io/v1 from 1.37; client-node types them as v1beta2, the same
+   * shape): taints the scheduler adds to the devices they select. Read where the input has them;
+   * without them no device is known to carry a rule's taint (engine/dra/pools.ts).
+   */
+  deviceTaintRules: V1beta2DeviceTaintRule[];
+  /**
    * cluster-autoscaler's status ConfigMap, and nothing else of ConfigMaps: the one object
    * `apiResources.clusterAutoscalerStatus.only` names, cut to its `status` key (sources drop
    * every other ConfigMap and key unread). Read when the pod has cluster-autoscaler events.
@@ -238,6 +245,7 @@ export const collectionNames: readonly CollectionName[] = [
   'resourceClaims',
   'deviceClasses',
   'resourceSlices',
+  'deviceTaintRules',
   'clusterAutoscalerStatus',
   'nodePools',
   'nodeClaims',
@@ -265,6 +273,7 @@ export const collectionOfKind = {
   ResourceClaim: 'resourceClaims',
   DeviceClass: 'deviceClasses',
   ResourceSlice: 'resourceSlices',
+  DeviceTaintRule: 'deviceTaintRules',
   // Only kube-system/cluster-autoscaler-status is kept (see Collections.clusterAutoscalerStatus).
   ConfigMap: 'clusterAutoscalerStatus',
   NodePool: 'nodePools',
@@ -312,6 +321,7 @@ export const apiResources: Record<CollectionName, ApiResource> = {
   resourceClaims: api('ResourceClaim', 'resourceclaims', [], 'resource.k8s.io', true),
   deviceClasses: api('DeviceClass', 'deviceclasses', [], 'resource.k8s.io', false),
   resourceSlices: api('ResourceSlice', 'resourceslices', [], 'resource.k8s.io', false),
+  deviceTaintRules: api('DeviceTaintRule', 'devicetaintrules', [], 'resource.k8s.io', false),
   // cluster-autoscaler's defaults (its --namespace and --status-config-map-name flags); see
   // engine/story/autoscalerStatus.ts.
   clusterAutoscalerStatus: { ...api('ConfigMap', 'configmaps', ['cm'], '', true), only: { namespace: 'kube-system', name: 'cluster-autoscaler-status' } },
@@ -342,6 +352,7 @@ export function emptyCollections(): Collections {
     resourceClaims: [],
     deviceClasses: [],
     resourceSlices: [],
+    deviceTaintRules: [],
     clusterAutoscalerStatus: [],
     nodePools: [],
     nodeClaims: [],

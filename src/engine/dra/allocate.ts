@@ -11,13 +11,20 @@
 // numbers (devices, matching, free) and names (the claims holding them, the selector a device
 // fails and the values it reads); when every request can be met alone, the constraint is named.
 //
+// A device with a NoSchedule or NoExecute taint (its slice's, or a DeviceTaintRule's) no
+// toleration of the request matches is not allocated (DRADeviceTaints, GA in v1.37: the
+// incubating allocator's taintPreventsAllocation; None never blocks); a request's tolerations
+// match as a pod's do, key by key, so a near miss is named with its characters.
+//
 // Not modelled (such a node is "not checked"): devices consuming shared counters (partitionable
-// devices), consumable capacity (capacity requests, allowMultipleAllocations), device taints and
-// tolerations, and binding conditions. The claim the scheduler makes for extended resources a
+// devices), consumable capacity (capacity requests, allowMultipleAllocations), and binding
+// conditions. The claim the scheduler makes for extended resources a
 // DeviceClass serves (dra/extended.ts) is allocated here like any other.
-import type { ResourceV1ResourceClaim, V1DeviceClass, V1DeviceSubRequest, V1ExactDeviceRequest } from '@kubernetes/client-node';
+import type { ResourceV1ResourceClaim, V1DeviceClass, V1DeviceSubRequest, V1DeviceTaint, V1DeviceToleration, V1ExactDeviceRequest, V1Taint, V1Toleration } from '@kubernetes/client-node';
+import { untoleratedTaints } from '../match/tolerations.js';
+import { isNearToleration, nearestToleration, type NearestToleration } from '../match/nearestToleration.js';
 import { celDevice, evaluateSelector, qualified, showValue } from './cel.js';
-import type { NodePools, PoolDevice } from './pools.js';
+import type { NodePools, PoolDevice, SourcedTaint } from './pools.js';
 
 interface Alternative {
   /** `request` or `request/subrequest`. */
@@ -29,6 +36,8 @@ interface Alternative {
   all: boolean;
   count: number;
   adminAccess: boolean;
+  /** The request's (or subrequest's) device tolerations. */
+  tolerations: V1DeviceToleration[];
   /** Set when the request uses something this replay does not model. */
   unmodelled?: string;
 }
@@ -65,6 +74,18 @@ export interface RequestShortfall {
   heldBy: { claim: string; devices: string[] }[];
   /** Up to three devices that fail a selector, and how. */
   misses: SelectorMiss[];
+  /** Matching devices no claim holds that a taint keeps from the request: up to three, each with its first untolerated taint. */
+  tainted?: DeviceTaintMiss[];
+}
+
+/** A device's taint no toleration of the request matches, with the toleration nearest to it. */
+export interface DeviceTaintMiss {
+  device: string;
+  taint: V1DeviceTaint;
+  /** The DeviceTaintRule that adds the taint (none: the ResourceSlice's own). */
+  rule?: string;
+  /** The request's toleration nearest the taint, when it is a near miss (a slip in key, value or effect). */
+  nearest?: NearestToleration;
 }
 
 export type AllocationOutcome =
@@ -93,7 +114,7 @@ function alternative(request: string, base: string, spec: V1ExactDeviceRequest |
     ...(cls?.spec?.selectors ?? []).flatMap((s) => (s.cel ? [{ expression: s.cel.expression, from: 'class' as const }] : [])),
     ...(spec.selectors ?? []).flatMap((s) => (s.cel ? [{ expression: s.cel.expression, from: 'request' as const }] : [])),
   ];
-  const unmodelled = spec.capacity ? 'capacity requests (DRAConsumableCapacity)' : (spec.tolerations?.length ?? 0) > 0 ? 'device tolerations (DRADeviceTaints)' : undefined;
+  const unmodelled = spec.capacity ? 'capacity requests (DRAConsumableCapacity)' : undefined;
   return {
     request,
     base,
@@ -102,6 +123,7 @@ function alternative(request: string, base: string, spec: V1ExactDeviceRequest |
     all: spec.allocationMode === 'All',
     count: spec.count ?? 1,
     adminAccess: 'adminAccess' in spec && spec.adminAccess === true,
+    tolerations: spec.tolerations ?? [],
     ...(unmodelled ? { unmodelled } : {}),
   };
 }
@@ -159,6 +181,14 @@ function attributeOf(d: PoolDevice, fullName: string): unknown {
   return undefined;
 }
 
+/** The device's taints that keep it from this request: NoSchedule and NoExecute ones no toleration matches. */
+function blockingTaints(alt: Alternative, d: PoolDevice): SourcedTaint[] {
+  const taints = d.taints;
+  if (taints.length === 0) return [];
+  // A device toleration matches a taint as a pod's toleration does (resourceclaim.ToleratesTaint).
+  return untoleratedTaints(taints as V1Taint[], alt.tolerations as V1Toleration[]) as SourcedTaint[];
+}
+
 class Stop extends Error {}
 
 /** Thrown where the scheduler's own evaluation stops the allocation (or ours cannot go on). */
@@ -172,8 +202,8 @@ class Halt extends Error {
 export function allocateOnNode(input: AllocationInput): AllocationOutcome {
   const { claims, classes, allocated, pools } = input;
   const requests = requestsOf(claims, classes);
-  const unmodelledDevice = pools.devices.find((d) => (d.device.consumesCounters?.length ?? 0) > 0 || (d.device.taints?.length ?? 0) > 0 || (d.device.bindingConditions?.length ?? 0) > 0 || d.device.allowMultipleAllocations);
-  if (unmodelledDevice) return { kind: 'notModelled', feature: `device ${unmodelledDevice.id} uses counters, taints, binding conditions or multiple allocations` };
+  const unmodelledDevice = pools.devices.find((d) => (d.device.consumesCounters?.length ?? 0) > 0 || (d.device.bindingConditions?.length ?? 0) > 0 || d.device.allowMultipleAllocations);
+  if (unmodelledDevice) return { kind: 'notModelled', feature: `device ${unmodelledDevice.id} uses counters, binding conditions or multiple allocations` };
   const unmodelled = requests.flatMap((r) => r.alternatives).find((a) => a.unmodelled);
   if (unmodelled?.unmodelled) return { kind: 'notModelled', feature: unmodelled.unmodelled };
   if (requests.length > 0 && pools.devices.length === 0) return { kind: 'noDevices', drivers: pools.drivers };
@@ -241,7 +271,7 @@ export function allocateOnNode(input: AllocationInput): AllocationOutcome {
       if (alt.all) {
         const every = allDevices.get(alt) ?? [];
         if (every.length === 0) continue;
-        if (!every.every((d) => free(alt, request.claim, d))) continue;
+        if (!every.every((d) => free(alt, request.claim, d) && blockingTaints(alt, d).length === 0)) continue;
         every.forEach((d) => take(request.claim, alt, d));
         if (constraintsHold(request.claim) && solve(ri + 1)) return true;
         for (const d of [...every].reverse()) untake(request.claim, d);
@@ -251,7 +281,7 @@ export function allocateOnNode(input: AllocationInput): AllocationOutcome {
         if (left === 0) return solve(ri + 1);
         for (let i = from; i < usable.length; i++) {
           const d = usable[i] as PoolDevice;
-          if (!free(alt, request.claim, d) || !selectable(alt, d)) continue;
+          if (!free(alt, request.claim, d) || !selectable(alt, d) || blockingTaints(alt, d).length > 0) continue;
           take(request.claim, alt, d);
           if (constraintsHold(request.claim) && pick(i + 1, left - 1)) return true;
           untake(request.claim, d);
@@ -282,7 +312,15 @@ function shortfall(alt: Alternative, claim: string, pools: NodePools, allocated:
   const held = new Map<string, string[]>();
   for (const d of matching) for (const c of allocated.get(d.id) ?? []) held.set(c, [...(held.get(c) ?? []), d.device.name]);
   const publishing = (d: PoolDevice) => pools.incomplete.includes(`${d.driver}/${d.pool}`);
-  const freeCount = matching.filter((d) => !publishing(d) && (alt.adminAccess || !allocated.has(d.id))).length;
+  const unheld = matching.filter((d) => !publishing(d) && (alt.adminAccess || !allocated.has(d.id)));
+  const tainted = unheld.flatMap((d): DeviceTaintMiss[] => {
+    const [sourced] = blockingTaints(alt, d);
+    if (!sourced) return [];
+    const { rule, ...taint } = sourced;
+    const nearest = nearestToleration(alt.tolerations as V1Toleration[], taint as V1Taint);
+    return [{ device: d.device.name, taint, ...(rule !== undefined ? { rule } : {}), ...(nearest && isNearToleration(nearest) ? { nearest } : {}) }];
+  });
+  const freeCount = unheld.length - tainted.length;
   const misses = pools.devices.flatMap((d): SelectorMiss[] => {
     const m = matches.get(d.id);
     if (m?.kind === 'miss') return [m.miss];
@@ -299,6 +337,7 @@ function shortfall(alt: Alternative, claim: string, pools: NodePools, allocated:
     free: freeCount,
     heldBy: [...held].map(([c, devices]) => ({ claim: c, devices })),
     misses: misses.slice(0, 3),
+    ...(tainted.length > 0 ? { tainted: tainted.slice(0, 3) } : {}),
   };
 }
 

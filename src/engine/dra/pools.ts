@@ -2,8 +2,11 @@
 // ResourceSlice counts for the node when it names it (nodeName), serves all nodes, or its
 // nodeSelector matches (with perDeviceNodeSelection, each device says so itself). Slices of one
 // pool (driver + pool name) count only at the pool's newest generation; a pool with fewer slices
-// at that generation than resourceSliceCount is incomplete (still being published).
-import type { V1Device, V1NodeSelector, V1ResourceSlice } from '@kubernetes/client-node';
+// at that generation than resourceSliceCount is incomplete (still being published). Each
+// DeviceTaintRule adds its taint to the devices its selector names (the scheduler's patched
+// slices, resourceslice/tracker applyPatches): driver, pool and device each equal where set; a
+// rule without a selector taints nothing, an empty selector every device.
+import type { V1beta2DeviceTaintRule, V1Device, V1DeviceTaint, V1NodeSelector, V1ResourceSlice } from '@kubernetes/client-node';
 import type { NodeRecord } from '../../snapshot/types.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
 
@@ -13,7 +16,12 @@ export interface PoolDevice {
   device: V1Device;
   /** `driver/pool/device`, the allocator's DeviceID. */
   id: string;
+  /** Its taints: the slice's own, then those DeviceTaintRules add (the scheduler's patched slices). */
+  taints: SourcedTaint[];
 }
+
+/** A device's taint, with the DeviceTaintRule that adds it (none: the slice's own). */
+export type SourcedTaint = V1DeviceTaint & { rule?: string };
 
 export interface NodePools {
   devices: PoolDevice[];
@@ -36,7 +44,19 @@ function nodeMatches(node: NodeRecord, nodeName: string | undefined, allNodes: b
   return false;
 }
 
-export function poolsFor(node: NodeRecord, slices: readonly V1ResourceSlice[]): NodePools {
+/** The taints DeviceTaintRules add to a device, in the rules' order. */
+function ruleTaints(rules: readonly V1beta2DeviceTaintRule[], driver: string, pool: string, device: string): SourcedTaint[] {
+  const out: SourcedTaint[] = [];
+  for (const rule of rules) {
+    const s = rule.spec?.deviceSelector;
+    if (!s) continue;
+    if ((s.driver && s.driver !== driver) || (s.pool && s.pool !== pool) || (s.device && s.device !== device)) continue;
+    out.push({ ...(rule.spec.taint as V1DeviceTaint), rule: rule.metadata?.name ?? '' });
+  }
+  return out;
+}
+
+export function poolsFor(node: NodeRecord, slices: readonly V1ResourceSlice[], rules: readonly V1beta2DeviceTaintRule[] = []): NodePools {
   const newest = new Map<string, number>();
   for (const s of slices) {
     const key = `${s.spec.driver}/${s.spec.pool.name}`;
@@ -56,7 +76,8 @@ export function poolsFor(node: NodeRecord, slices: readonly V1ResourceSlice[]): 
     for (const device of s.spec.devices ?? []) {
       if (perDevice && !nodeMatches(node, device.nodeName, device.allNodes, device.nodeSelector)) continue;
       pools.add(key);
-      devices.push({ driver: s.spec.driver, pool: s.spec.pool.name, device, id: deviceId(s.spec.driver, s.spec.pool.name, device.name) });
+      const taints = [...(device.taints ?? []), ...ruleTaints(rules, s.spec.driver, s.spec.pool.name, device.name)];
+      devices.push({ driver: s.spec.driver, pool: s.spec.pool.name, device, id: deviceId(s.spec.driver, s.spec.pool.name, device.name), taints });
     }
   }
   const incomplete = [...counted].filter(([key, c]) => pools.has(key) && c.seen < c.expected).map(([key]) => key);

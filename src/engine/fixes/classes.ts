@@ -8,7 +8,7 @@ import { formatRequirement } from '../match/nodeSelector.js';
 import { formatTaint } from '../match/tolerations.js';
 import type { Judgement } from '../judge.js';
 import type { RuleContext } from '../model.js';
-import { isNearToleration, nearestToleration } from '../rules/TaintToleration.js';
+import { isNearToleration, nearestToleration } from '../match/nearestToleration.js';
 import { toResourceList } from '../resources/amounts.js';
 import { failingOnlyOn, someNodeCarries } from './nodes.js';
 import { podWith } from './patch.js';

@@ -20,7 +20,7 @@ import { tolerates } from '../match/tolerations.js';
 import { formatResource } from '../quantity/format.js';
 import { amountOf } from '../resources/amounts.js';
 import { podRequestTotal } from '../resources/requests.js';
-import { nearestToleration, type NearestToleration } from '../rules/TaintToleration.js';
+import { nearestToleration, type NearestToleration } from '../match/nearestToleration.js';
 import { requirementMismatches, type RequirementMismatch } from './requirements.js';
 import { byText } from '../order.js';
 

@@ -197,7 +197,7 @@ function allocationOn(ctx: RuleContext, node: NodeFacts): AllocationOutcome {
   const { classes, allocated } = podClaims(ctx);
   const pending = pendingOn(ctx, node);
   const outcome: AllocationOutcome =
-    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, pools: poolsFor(node.node, ctx.snapshot.objects.resourceSlices) });
+    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, pools: poolsFor(node.node, ctx.snapshot.objects.resourceSlices, ctx.snapshot.objects.deviceTaintRules) });
   outcomes.set(node, { ctx, outcome });
   return outcome;
 }

@@ -1,5 +1,8 @@
 // DynamicResources: what it checks, its messages and short forms, and the scheduler's wordings.
 import rule, { type RequestShortfall, type SelectorMiss } from '../../engine/rules/DynamicResources.js';
+import type { DeviceTaintMiss } from '../../engine/dra/allocate.js';
+import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
+import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { extendedClaimName } from '../../engine/dra/extended.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
@@ -31,12 +34,19 @@ function miss(m: SelectorMiss): string {
   return `device ${m.device} fails ${m.from === 'class' ? 'the class' : 'the request'} selector \`${m.expression}\`${has}${near}`;
 }
 
+/** "gpu-1 is tainted dedicated=GPU:NoSchedule (the request's toleration dedicated=gpu:NoSchedule differs in its value)" */
+function taintMiss(t: DeviceTaintMiss): string {
+  const near = t.nearest ? ` (the request's toleration ${formatToleration(t.nearest.toleration as V1Toleration)} differs in its ${list(t.nearest.mismatches.map((m) => m.field))})` : '';
+  return `${t.device} is tainted ${formatTaint(t.taint as V1Taint)}${t.rule !== undefined ? ` by DeviceTaintRule ${t.rule}` : ''}${near}`;
+}
+
 /** "request gpu (class gpu.example.com) wants 1 device: 4 devices on the node, 2 match, 0 free; held by ml/a (gpu-0)" */
 function shortfall(s: RequestShortfall): string {
   const parts = [`${s.devices} ${s.devices === 1 ? 'device' : 'devices'} on the node`, `${s.matching} ${verb(s.matching, 'matches', 'match')}`, `${s.free} free`];
   const held = s.heldBy.length > 0 ? `; taken by ${list(s.heldBy.map((h) => `${h.claim} (${list(h.devices)})`))}` : '';
   const misses = s.misses.length > 0 ? `; ${s.misses.map(miss).join('; ')}` : '';
-  return `${s.claim && isExtended(s.claim) ? s.request : `request ${s.request}`} (class ${s.deviceClass}) wants ${wanted(s)}: ${parts.join(', ')}${held}${misses}`;
+  const tainted = s.tainted && s.tainted.length > 0 ? `; ${s.tainted.map(taintMiss).join('; ')}, which the request does not tolerate` : '';
+  return `${s.claim && isExtended(s.claim) ? s.request : `request ${s.request}`} (class ${s.deviceClass}) wants ${wanted(s)}: ${parts.join(', ')}${held}${tainted}${misses}`;
 }
 
 function shortfalls(requests: readonly RequestShortfall[]): string {
@@ -48,6 +58,7 @@ function shortOf(requests: readonly RequestShortfall[]): string {
   const s = requests[requests.length - 1];
   if (!s) return 'cannot allocate';
   if (s.matching === 0) return `no device matches ${s.request}`;
+  if (s.free === 0 && s.tainted && s.tainted.length > 0) return `${s.tainted.length === 1 ? 'device' : 'devices'} tainted for ${s.request}`;
   return `${s.free}/${s.wanted === 'all' ? s.matching : s.wanted} free for ${s.request}`;
 }
 
@@ -113,11 +124,15 @@ export default plugin(rule, {
       says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no ResourceSlice device for ${claimNames(d?.claims ?? [])}`, brief: `${verb(n, 'has', 'have')} no devices` }),
     },
     devicesShort: {
-      key: (d) => `${d.claim}:${d.requests.map((r) => `${r.request}:${r.matching === 0 ? 'none' : 'taken'}`).join(',')}`,
+      key: (d) => `${d.claim}:${d.requests.map((r) => `${r.request}:${r.matching === 0 ? 'none' : r.tainted?.length ? 'tainted' : 'taken'}`).join(',')}`,
       says: (n, [d]) => {
         const r = d?.requests[d.requests.length - 1];
-        const why = r && r.matching === 0 ? `no device matching request ${r.request}` : `too few free devices for request ${r?.request ?? ''}`;
         const of = d && isExtended(d.claim) ? ` (extended resource served by DeviceClass ${r?.deviceClass ?? ''})` : ` of claim ${d?.claim ?? ''}`;
+        if (r?.matching && r.tainted?.length) {
+          const brief = `${verb(n, 'offers', 'offer')} only devices tainted against request ${r.request}`;
+          return { text: `${verb(n, 'offers', 'offer')} only devices whose taints request ${r.request}${of} does not tolerate`, brief };
+        }
+        const why = r && r.matching === 0 ? `no device matching request ${r.request}` : `too few free devices for request ${r?.request ?? ''}`;
         return { text: `${verb(n, 'has', 'have')} ${why}${of}`, brief: `${verb(n, 'has', 'have')} ${why}` };
       },
     },

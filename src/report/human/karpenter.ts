@@ -6,7 +6,7 @@ import type { StageDetail } from '../../engine/stage.js';
 import type { NodePoolCheck } from '../../engine/karpenter/index.js';
 import { formatTaint } from '../../engine/match/tolerations.js';
 import type { TextDiff } from '../../engine/nearmiss/index.js';
-import { isNearToleration } from '../../engine/rules/TaintToleration.js';
+import { isNearToleration } from '../../engine/match/nearestToleration.js';
 import { explainNodePoolDiff, nodeClaimLines, nominatedLine, nodePoolProblemText, reconciliationLine } from '../../messages/karpenter.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';

@@ -4,7 +4,9 @@ import type { Diagnosis } from '../../engine/diagnosis.js';
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
 import type { TextDiff } from '../../engine/nearmiss/index.js';
 import type { SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js';
-import { isNearToleration } from '../../engine/rules/TaintToleration.js';
+import type { NearestToleration } from '../../engine/match/nearestToleration.js';
+import type { V1Taint } from '@kubernetes/client-node';
+import { isNearToleration } from '../../engine/match/nearestToleration.js';
 import { explainDiff } from '../../messages/nearmiss.js';
 import { closestTerm } from '../../messages/rules/NodeAffinity.js';
 import type { Palette } from '../color.js';
@@ -21,14 +23,17 @@ interface Block {
 // its own colours, so its lines are not escaped again (that would show the colours as text).
 // The field's name is a line of its own only where a block compares two fields; alone, the
 // block's title already says which one differs.
-function diffLines(label: string | undefined, diff: TextDiff, colors: Palette): string[] {
+function diffLines(label: string | undefined, diff: TextDiff, colors: Palette, other: 'node' | 'device' = 'node'): string[] {
   const [wanted = '', actual = '', marks = ''] = renderAligned(diff, colors);
+  // The two sides aligned: "pod:" and "node:", or "request:" and "device:".
+  const [mine, theirs] = other === 'node' ? ['pod:  ', 'node: '] : ['request: ', 'device:  '];
+  const pad = ' '.repeat(mine.length);
   return [
     ...(label ? [`    ${label}`] : []),
-    `      pod:  ${wanted}`,
-    `      node: ${actual}`,
-    `            ${marks}`,
-    ...explainDiff(diff).map((e) => escapeTerminal(`      - ${e}`)),
+    `      ${mine}${wanted}`,
+    `      ${theirs}${actual}`,
+    `      ${pad}${marks}`,
+    ...explainDiff(diff, other === 'node' ? undefined : { wanted: 'request', actual: 'device' }).map((e) => escapeTerminal(`      - ${e}`)),
   ];
 }
 
@@ -69,6 +74,22 @@ export function toldAsNearMiss(detail: Detail): boolean {
   return false;
 }
 
+/** How the nearest toleration misses a taint: each field, character by character where it is text. */
+function tolerationLines(near: NearestToleration, tainted: 'node' | 'device', colors: Palette): string[] {
+  return near.mismatches.flatMap((m) => {
+    if (m.field === 'key' || m.field === 'value') {
+      const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
+      const label = near.mismatches.length > 1 ? `toleration ${m.field}` : undefined;
+      return m.diff ? [...diffLines(label, m.diff, colors, tainted), ...extra] : extra;
+    }
+    if (m.field === 'effect') {
+      const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
+      return [escapeTerminal(`    effect: ${tainted === 'node' ? 'pod' : 'request'} ${m.wanted}, ${tainted} ${m.actual}${why}`)];
+    }
+    return [escapeTerminal(`    operator: ${m.wanted} (${m.actual} expected)`)];
+  });
+}
+
 interface Entry {
   key: string;
   make: () => Omit<Block, 'nodes'> | undefined;
@@ -82,22 +103,22 @@ function entriesOf(detail: Detail, colors: Palette): Entry[] {
     const near = detail.nearest;
     entries.push({
       key: `taint|${formatTaint(detail.taint)}|${near.index}`,
-      make: () => ({
-        title: `taint ${formatTaint(detail.taint)} vs the pod's toleration #${near.index + 1} ${formatToleration(near.toleration)}`,
-        lines: near.mismatches.flatMap((m) => {
-          if (m.field === 'key' || m.field === 'value') {
-            const extra = m.field === 'value' && m.taintHasNoValue ? ['      - the taint has no value: use operator Exists, or remove the value'] : [];
-            const label = near.mismatches.length > 1 ? `toleration ${m.field}` : undefined;
-            return m.diff ? [...diffLines(label, m.diff, colors), ...extra] : extra;
-          }
-          if (m.field === 'effect') {
-            const why = m.preferNoScheduleAgainstNoSchedule ? ' (PreferNoSchedule tolerates only PreferNoSchedule taints)' : '';
-            return [escapeTerminal(`    effect: pod ${m.wanted}, node ${m.actual}${why}`)];
-          }
-          return [escapeTerminal(`    operator: ${m.wanted} (${m.actual} expected)`)];
-        }),
-      }),
+      make: () => ({ title: `taint ${formatTaint(detail.taint)} vs the pod's toleration #${near.index + 1} ${formatToleration(near.toleration)}`, lines: tolerationLines(near, 'node', colors) }),
     });
+  }
+  // A device's taint against the nearest toleration of the claim's request (DRA).
+  if (detail.kind === 'devicesShort') {
+    for (const r of detail.requests) {
+      for (const t of r.tainted ?? []) {
+        const near = t.nearest;
+        if (!near) continue;
+        const taint = formatTaint(t.taint as V1Taint);
+        entries.push({
+          key: `deviceTaint|${detail.claim}|${r.request}|${taint}|${near.index}`,
+          make: () => ({ title: `device taint ${taint} vs request ${r.request}'s toleration #${near.index + 1} ${formatToleration(near.toleration)}`, lines: tolerationLines(near, 'device', colors) }),
+        });
+      }
+    }
   }
   if (detail.kind === 'nodeSelectorMismatch' || detail.kind === 'requiredAffinityMismatch') {
     // A node is compared with its closest term only (terms are ORed).

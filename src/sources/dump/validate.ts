@@ -268,6 +268,14 @@ const resourceSlice = object({
   }),
 });
 
+const deviceTaintRule = object({
+  metadata,
+  spec: object({
+    deviceSelector: object({ driver: string, pool: string, device: string }),
+    taint: required(object({ key: required(string), value: string, effect: required(string) })),
+  }),
+});
+
 // cluster-autoscaler's status ConfigMap (engine/story/autoscalerStatus.ts reads data.status).
 const configMap = object({ metadata, data: object({ status: string }) });
 // karpenter.sh/v1, as engine/karpenter/ reads them.
@@ -314,6 +322,7 @@ const shapes: Record<string, Shape> = {
   ResourceClaim: resourceClaim,
   DeviceClass: deviceClass,
   ResourceSlice: resourceSlice,
+  DeviceTaintRule: deviceTaintRule,
   ConfigMap: configMap,
   NodePool: nodePool,
   NodeClaim: nodeClaim,

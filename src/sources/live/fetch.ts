@@ -559,13 +559,15 @@ class LiveReader {
 
   /**
    * What the structured allocator reads: every ResourceClaim in the cluster (the devices other
-   * claims hold are taken), the DeviceClasses and the ResourceSlices. A refusal is a gap.
+   * claims hold are taken), the DeviceClasses, the ResourceSlices and the DeviceTaintRules that
+   * taint their devices. A refusal is a gap.
    */
   private async podDevices(): Promise<void> {
     await Promise.all([
       this.listOf(resources.resourceClaims, undefined, 'listing resource claims'),
       this.listOf(resources.deviceClasses, undefined, 'listing device classes'),
       this.listOf(resources.resourceSlices, undefined, 'listing resource slices'),
+      this.listOf(resources.deviceTaintRules, undefined, 'listing device taint rules'),
     ]);
   }
 

@@ -32,7 +32,7 @@ export const BYSTANDER = {
 
 /** What capture.ts and the end-to-end round trip dump (`kubectl get <kinds> -A -o yaml`). */
 const DUMP_KINDS =
-  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,daemonsets,jobs,cronjobs,limitranges,resourcequotas,priorityclasses,poddisruptionbudgets,resourceclaims,deviceclasses,resourceslices,namespaces';
+  'nodes,pods,events,pvc,pv,storageclasses,csinodes,replicasets,deployments,statefulsets,daemonsets,jobs,cronjobs,limitranges,resourcequotas,priorityclasses,poddisruptionbudgets,resourceclaims,deviceclasses,resourceslices,devicetaintrules,namespaces';
 
 /**
  * The README's capture into a folder: one `kubectl get <kind> -A -o yaml` per kind, in a file

@@ -185,6 +185,7 @@ const CLUSTER_KINDS = [
   '/apis/storage.k8s.io/v1/csinodes',
   '/apis/resource.k8s.io/v1/deviceclasses',
   '/apis/resource.k8s.io/v1/resourceslices',
+  '/apis/resource.k8s.io/v1/devicetaintrules',
 ];
 const GRACE_0 = { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, propagationPolicy: 'Background' };
 
