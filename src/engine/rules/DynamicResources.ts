@@ -22,7 +22,7 @@
 // until it is deleted ("cannot schedule extended resource claim").
 import type { ResourceV1ResourceClaim, V1DeviceClass, V1Pod } from '@kubernetes/client-node';
 import type { CollectionName } from '../../snapshot/types.js';
-import { allocateOnNode, type AllocationOutcome, type RequestShortfall, type SelectorMiss } from '../dra/allocate.js';
+import { addShare, allocateOnNode, type AllocationOutcome, type DeviceShares, type RequestShortfall, type SelectorMiss } from '../dra/allocate.js';
 import { poolsFor } from '../dra/pools.js';
 import { deviceId } from '../dra/pools.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
@@ -98,6 +98,8 @@ interface PodClaims {
   classes: Map<string, V1DeviceClass>;
   /** Devices held by claims (the pod's own unallocated ones hold none), with their holders. */
   allocated: Map<string, string[]>;
+  /** Shares of devices that allow multiple allocations: the capacity they consume, and their claims. */
+  shared: Map<string, DeviceShares>;
   /** The pod's extended resources a DeviceClass serves (v1.36+), with the class. */
   extended: Map<string, V1DeviceClass>;
   /** A claim made for them in an earlier cycle that refuses every node. */
@@ -117,17 +119,20 @@ function podClaims(ctx: RuleContext): PodClaims {
   const objects = ctx.snapshot.objects;
   const classes = new Map(objects.deviceClasses.map((c) => [c.metadata?.name ?? '', c]));
   const allocated = new Map<string, string[]>();
+  const shared = new Map<string, DeviceShares>();
   for (const c of objects.resourceClaims) {
     for (const r of c.status?.allocation?.devices?.results ?? []) {
       // ListAllAllocatedDevices leaves out admin-access allocations: they hold nothing.
       if (r.adminAccess) continue;
       const id = deviceId(r.driver, r.pool, r.device);
-      allocated.set(id, [...(allocated.get(id) ?? []), claimKey(c)]);
+      // A share (allocateddevices.go: a result with a shareID) holds capacity, not the device.
+      if (r.shareID) addShare(shared, id, claimKey(c), r.consumedCapacity);
+      else allocated.set(id, [...(allocated.get(id) ?? []), claimKey(c)]);
     }
   }
   const extended = draExtendedResourcesEnabled(releaseOf(ctx.snapshot).minor) ? servedExtendedResources(pod, objects.deviceClasses) : new Map<string, V1DeviceClass>();
   const stale = extended.size > 0 ? staleExtendedClaim(pod, objects.resourceClaims) : undefined;
-  const out: PodClaims = { claims: [], classes, allocated, extended, ...(stale ? { stale: claimKey(stale) } : {}) };
+  const out: PodClaims = { claims: [], classes, allocated, shared, extended, ...(stale ? { stale: claimKey(stale) } : {}) };
   const resolution = resolveResourceClaims(pod);
   if (resolution.state === 'failed') out.failure = resolution.detail;
   else out.failure = findClaims(pod, resolution.claims, objects.resourceClaims, classes, out.claims);
@@ -194,10 +199,10 @@ function pendingOn(ctx: RuleContext, node: NodeFacts): ResourceV1ResourceClaim[]
 function allocationOn(ctx: RuleContext, node: NodeFacts): AllocationOutcome {
   const known = outcomes.get(node);
   if (known?.ctx === ctx) return known.outcome;
-  const { classes, allocated } = podClaims(ctx);
+  const { classes, allocated, shared } = podClaims(ctx);
   const pending = pendingOn(ctx, node);
   const outcome: AllocationOutcome =
-    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, pools: poolsFor(node.node, ctx.snapshot.objects.resourceSlices, ctx.snapshot.objects.deviceTaintRules) });
+    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, shared, pools: poolsFor(node.node, ctx.snapshot.objects.resourceSlices, ctx.snapshot.objects.deviceTaintRules) });
   outcomes.set(node, { ctx, outcome });
   return outcome;
 }

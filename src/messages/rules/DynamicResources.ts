@@ -2,6 +2,7 @@
 import rule, { type RequestShortfall, type SelectorMiss } from '../../engine/rules/DynamicResources.js';
 import type { DeviceTaintMiss } from '../../engine/dra/allocate.js';
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
+import { formatBytes } from '../../engine/quantity/index.js';
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { extendedClaimName } from '../../engine/dra/extended.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
@@ -40,13 +41,35 @@ function taintMiss(t: DeviceTaintMiss): string {
   return `${t.device} is tainted ${formatTaint(t.taint as V1Taint)}${t.rule !== undefined ? ` by DeviceTaintRule ${t.rule}` : ''}${near}`;
 }
 
+/** An amount in milli-units as the API writes it: "40Gi", "4", "500m". */
+function amount(milli: bigint): string {
+  return milli % 1000n === 0n ? formatBytes(milli / 1000n) : `${milli}m`;
+}
+
+type CountersShort = NonNullable<RequestShortfall['countersShort']>[number];
+type CapacityShort = NonNullable<RequestShortfall['capacityShort']>[number];
+
+/** "gpu-0-whole needs 40Gi of counter memory in set gpu-0-counters, 20Gi left" */
+function counterShort(c: CountersShort): string {
+  const by = c.usedBy.length > 0 ? ` (the rest consumed by ${list(c.usedBy.map((u) => `${u.device} of ${list(u.claims)}`))})` : '';
+  return `${c.device} needs ${amount(c.needs)} of counter ${c.counter} in set ${c.counterSet}, ${amount(c.left)} left${by}`;
+}
+
+/** "gpu-0 has 10Gi of its memory left, the request takes 20Gi" */
+function capacityShort(c: CapacityShort): string {
+  if (!c.has) return `${c.device} has no capacity ${c.capacity}`;
+  return `${c.device} has ${amount(c.left)} of its ${c.capacity} left, the request takes ${amount(c.wants)}`;
+}
+
 /** "request gpu (class gpu.example.com) wants 1 device: 4 devices on the node, 2 match, 0 free; held by ml/a (gpu-0)" */
 function shortfall(s: RequestShortfall): string {
   const parts = [`${s.devices} ${s.devices === 1 ? 'device' : 'devices'} on the node`, `${s.matching} ${verb(s.matching, 'matches', 'match')}`, `${s.free} free`];
   const held = s.heldBy.length > 0 ? `; taken by ${list(s.heldBy.map((h) => `${h.claim} (${list(h.devices)})`))}` : '';
   const misses = s.misses.length > 0 ? `; ${s.misses.map(miss).join('; ')}` : '';
   const tainted = s.tainted && s.tainted.length > 0 ? `; ${s.tainted.map(taintMiss).join('; ')}, which the request does not tolerate` : '';
-  return `${s.claim && isExtended(s.claim) ? s.request : `request ${s.request}`} (class ${s.deviceClass}) wants ${wanted(s)}: ${parts.join(', ')}${held}${tainted}${misses}`;
+  const counters = s.countersShort && s.countersShort.length > 0 ? `; ${s.countersShort.map(counterShort).join('; ')}` : '';
+  const capacity = s.capacityShort && s.capacityShort.length > 0 ? `; ${s.capacityShort.map(capacityShort).join('; ')}` : '';
+  return `${s.claim && isExtended(s.claim) ? s.request : `request ${s.request}`} (class ${s.deviceClass}) wants ${wanted(s)}: ${parts.join(', ')}${held}${tainted}${counters}${capacity}${misses}`;
 }
 
 function shortfalls(requests: readonly RequestShortfall[]): string {
@@ -59,6 +82,8 @@ function shortOf(requests: readonly RequestShortfall[]): string {
   if (!s) return 'cannot allocate';
   if (s.matching === 0) return `no device matches ${s.request}`;
   if (s.free === 0 && s.tainted && s.tainted.length > 0) return `${s.tainted.length === 1 ? 'device' : 'devices'} tainted for ${s.request}`;
+  if (s.free === 0 && s.countersShort && s.countersShort.length > 0) return `counters used up for ${s.request}`;
+  if (s.free === 0 && s.capacityShort && s.capacityShort.length > 0) return `capacity used up for ${s.request}`;
   return `${s.free}/${s.wanted === 'all' ? s.matching : s.wanted} free for ${s.request}`;
 }
 
@@ -124,7 +149,7 @@ export default plugin(rule, {
       says: (n, [d]) => ({ text: `${verb(n, 'has', 'have')} no ResourceSlice device for ${claimNames(d?.claims ?? [])}`, brief: `${verb(n, 'has', 'have')} no devices` }),
     },
     devicesShort: {
-      key: (d) => `${d.claim}:${d.requests.map((r) => `${r.request}:${r.matching === 0 ? 'none' : r.tainted?.length ? 'tainted' : 'taken'}`).join(',')}`,
+      key: (d) => `${d.claim}:${d.requests.map((r) => `${r.request}:${r.matching === 0 ? 'none' : r.tainted?.length ? 'tainted' : r.countersShort?.length ? 'counters' : r.capacityShort?.length ? 'capacity' : 'taken'}`).join(',')}`,
       says: (n, [d]) => {
         const r = d?.requests[d.requests.length - 1];
         const of = d && isExtended(d.claim) ? ` (extended resource served by DeviceClass ${r?.deviceClass ?? ''})` : ` of claim ${d?.claim ?? ''}`;
@@ -132,7 +157,14 @@ export default plugin(rule, {
           const brief = `${verb(n, 'offers', 'offer')} only devices tainted against request ${r.request}`;
           return { text: `${verb(n, 'offers', 'offer')} only devices whose taints request ${r.request}${of} does not tolerate`, brief };
         }
-        const why = r && r.matching === 0 ? `no device matching request ${r.request}` : `too few free devices for request ${r?.request ?? ''}`;
+        const why =
+          r && r.matching === 0
+            ? `no device matching request ${r.request}`
+            : r?.countersShort?.length && r.free === 0
+              ? `too little of the shared counters left for request ${r.request}`
+              : r?.capacityShort?.length && r.free === 0
+                ? `too little device capacity left for request ${r.request}`
+                : `too few free devices for request ${r?.request ?? ''}`;
         return { text: `${verb(n, 'has', 'have')} ${why}${of}`, brief: `${verb(n, 'has', 'have')} ${why}` };
       },
     },
