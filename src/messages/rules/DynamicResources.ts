@@ -1,5 +1,5 @@
 // DynamicResources: what it checks, its messages and short forms, and the scheduler's wordings.
-import rule, { type RequestShortfall, type SelectorMiss } from '../../engine/rules/DynamicResources.js';
+import rule, { type DynamicResourcesDetail, type RequestShortfall, type SelectorMiss } from '../../engine/rules/DynamicResources.js';
 import type { DeviceTaintMiss } from '../../engine/dra/allocate.js';
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
 import { formatBytes } from '../../engine/quantity/index.js';
@@ -178,3 +178,29 @@ export default plugin(rule, {
     },
   },
 });
+
+/**
+ * What hides behind "cannot allocate all claims" on a node, in a few words: the scheduler says
+ * the same of every DRA failure, so the agreement line counts them by cause.
+ */
+export function draCause(detail: DynamicResourcesDetail): string {
+  switch (detail.kind) {
+    case 'noDevicesOnNode':
+      return 'no devices';
+    case 'devicesShort': {
+      const r = detail.requests[detail.requests.length - 1];
+      if (!r || r.matching === 0) return 'no matching device';
+      if (r.free > 0) return 'devices taken';
+      if (r.tainted?.length) return 'device taints';
+      if (r.countersShort?.length) return 'shared counters used up';
+      if (r.capacityShort?.length) return 'capacity used up';
+      return 'devices taken';
+    }
+    case 'constraintUnsatisfied':
+      return 'matchAttribute';
+    case 'claimNotOnNode':
+      return 'claim allocated elsewhere';
+    default:
+      return detail.kind;
+  }
+}

@@ -2,8 +2,24 @@
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { likelyCauseText } from '../../messages/likelyCauses.js';
 import { pluginPurpose } from '../../messages/plugins.js';
+import { draCause } from '../../messages/rules/DynamicResources.js';
+import type { DynamicResourcesDetail } from '../../engine/rules/DynamicResources.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
+
+/** The nodes DynamicResources fails first, counted by what stops the allocation there (one cause each). */
+function draCauses(d: Diagnosis): string | undefined {
+  const counts = new Map<string, number>();
+  for (const n of d.nodes) {
+    const first = n.reasons[0];
+    if (first?.plugin !== 'DynamicResources') continue;
+    const cause = draCause(first.detail as DynamicResourcesDetail);
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  // One cause says no more than the table: the breakdown is for several.
+  if (counts.size < 2) return undefined;
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([cause, count]) => `${count} ${cause}`).join(', ');
+}
 
 export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   const s = d.scheduler;
@@ -17,6 +33,8 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   out.push(escapeTerminal(`  ${s.source === 'condition' ? 'PodScheduled condition' : 'FailedScheduling event'}${s.conditionReason ? ` (${s.conditionReason})` : ''}: ${s.message}`));
   if (s.agrees === true) {
     out.push(`  ${colors.green('Agrees')}: ${escapeTerminal(`for every node, the first failing plugin found here gives the same counts (${tally(s.schedulerTally)}).`)}`);
+    const causes = draCauses(d);
+    if (causes) out.push(escapeTerminal(`  - "cannot allocate all claims" on those nodes, by cause: ${causes}`));
   } else if (s.agrees === false) {
     out.push(`  ${colors.red('Differs')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, here ${x.engine}`).join('; '))}.`);
     for (const cause of s.likelyCauses) out.push(escapeTerminal(`  - likely: ${likelyCauseText(cause, s.evidence)}`));

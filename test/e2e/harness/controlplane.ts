@@ -40,6 +40,19 @@ export interface ControlPlaneOptions {
   extraArgs?: Partial<Record<BinaryName, string[]>>;
   /** Keep the temp dir (logs, etcd data) after stop(); also WHY_PENDING_KEEP_TMP=1. */
   keepDir?: boolean;
+  /**
+   * --feature-gates for kube-apiserver, kube-scheduler and kube-controller-manager, e.g.
+   * { GenericWorkload: true }; also WHY_PENDING_FEATURE_GATES=GenericWorkload=true,Other=false.
+   * Alpha and beta features are off by default and a gate must agree in every component (the
+   * apiserver drops a disabled field, the scheduler ignores it), so one value feeds all three.
+   */
+  featureGates?: Record<string, boolean>;
+  /**
+   * --runtime-config for kube-apiserver, e.g. ['scheduling.k8s.io/v1beta1=true']; also
+   * WHY_PENDING_RUNTIME_CONFIG=scheduling.k8s.io/v1beta1=true,... Beta and alpha API versions are
+   * not served by default even when their feature gate is on.
+   */
+  runtimeConfig?: string[];
   log?: (msg: string) => void;
 }
 
@@ -59,6 +72,21 @@ export interface ControlPlane {
   clientFor(user: string): ApiClient;
   logs: Record<BinaryName, string>;
   stop(): Promise<void>;
+}
+
+/** `--feature-gates=A=true,B=false`, or no flag at all when no gate is set (the default cluster). */
+function featureGateArgs(opts: ControlPlaneOptions): string[] {
+  const fromEnv = process.env.WHY_PENDING_FEATURE_GATES?.trim();
+  const value = opts.featureGates
+    ? Object.entries(opts.featureGates).map(([gate, on]) => `${gate}=${String(on)}`).join(',')
+    : fromEnv;
+  return value ? [`--feature-gates=${value}`] : [];
+}
+
+/** `--runtime-config=group/version=true,...`, or no flag at all when none is asked for. */
+function runtimeConfigArgs(opts: ControlPlaneOptions): string[] {
+  const value = opts.runtimeConfig ? opts.runtimeConfig.join(',') : process.env.WHY_PENDING_RUNTIME_CONFIG?.trim();
+  return value ? [`--runtime-config=${value}`] : [];
 }
 
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
@@ -103,6 +131,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const [etcdClient, etcdPeer, apiPort, schedPort, kcmPort] = (await freePorts(5)) as [number, number, number, number, number];
     const creds = writeCredentials(dir, opts.users);
     const extra = (b: BinaryName) => opts.extraArgs?.[b] ?? [];
+    // Before each component's extra flags, so extraArgs can still override them.
+    const gates = featureGateArgs(opts);
     const auditPolicyFile = join(dir, 'audit-policy.yaml');
     const auditLog = join(dir, 'logs', 'audit.log');
     writeFileSync(auditPolicyFile, auditPolicy((opts.users ?? []).map((u) => u.name)));
@@ -144,6 +174,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       '--enable-admission-plugins=ResourceQuota,LimitRanger',
       '--allow-privileged=true',
       '--profiling=false',
+      ...gates,
+      ...runtimeConfigArgs(opts),
       ...extra('kube-apiserver'),
     ], logs['kube-apiserver']);
     procs.push(apiserver);
@@ -194,6 +226,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       `--secure-port=${schedPort}`,
       '--kube-api-qps=200',
       '--kube-api-burst=400',
+      ...gates,
       ...extra('kube-scheduler'),
     ], logs['kube-scheduler']);
     procs.push(scheduler);
@@ -205,6 +238,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       `--root-ca-file=${caFile}`,
       '--kube-api-qps=200',
       '--kube-api-burst=400',
+      ...gates,
       ...extra('kube-controller-manager'),
     ], logs['kube-controller-manager']);
     procs.push(kcm);
