@@ -2,7 +2,7 @@
 // YAML to put in the pod template (or the pod) for changes to the pod's spec, and the kubectl
 // command for changes made with one (labels, uncordon, deleting the victims preemption picks,
 // a container's request). Cluster strings go in as they are; the human reporter escapes them.
-import type { V1NodeSelectorRequirement, V1Toleration } from '@kubernetes/client-node';
+import type { V1NodeSelectorRequirement, V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { Document } from 'yaml';
 import { editsPodSpec, type Change, type Fix, type FixCaution, type FixClass, type RequestPlace, type SpecTarget } from '../engine/fixes/index.js';
 import { formatRequirement } from '../engine/match/nodeSelector.js';
@@ -61,6 +61,15 @@ function changeText(change: Change, respelling = true): string {
       return change.replaces
         ? `replace toleration #${change.replaces.index + 1} (${shown(formatToleration(change.replaces.toleration))}) with one copied from the taint ${shown(formatTaint(change.taint))}`
         : `tolerate the taint ${shown(formatTaint(change.taint))}`;
+    case 'tolerateDeviceTaint': {
+      const where = `request ${change.request} of ResourceClaim ${change.claim}`;
+      const made = `${change.rule !== undefined ? ` (DeviceTaintRule ${change.rule})` : ''}`;
+      const what = change.replaces
+        ? `in ${where}, replace toleration #${change.replaces.index + 1} (${shown(formatToleration(change.replaces.toleration as V1Toleration))}) with one copied from the device taint ${shown(formatTaint(change.taint as V1Taint))}${made}`
+        : `in ${where}, tolerate the device taint ${shown(formatTaint(change.taint as V1Taint))}${made}`;
+      // resource.k8s.io refuses edits to a claim's spec: it is made again (a template's claim comes from the template).
+      return `${what}; a claim's spec cannot be edited, so make the claim again with the change (for a claim made from a ResourceClaimTemplate, change the template and recreate the pod)`;
+    }
     case 'setRequest': {
       const [from = '', to = '', by = ''] = quantitiesAlike(change.resource, [change.from, change.to, change.from - change.to]);
       return `lower ${placeText(change.place)} ${change.resource} request from ${from} to ${to} (by ${by})`;
@@ -161,7 +170,18 @@ function podSpecFields(changes: readonly Change[]): Record<string, unknown> | un
   return Object.keys(spec).length > 0 ? spec : undefined;
 }
 
+/** The claim's request with the toleration in place, as the claim made again would say it. */
+function claimYaml(change: Extract<Change, { kind: 'tolerateDeviceTaint' }>): string {
+  const [name = '', sub] = change.request.split('/');
+  const tolerations = [tolerationYaml(change.toleration as V1Toleration)];
+  const request = sub === undefined ? { name, exactly: { tolerations } } : { name, firstAvailable: [{ name: sub, tolerations }] };
+  const doc = { metadata: { name: change.claim.split('/')[1] ?? '', namespace: change.claim.split('/')[0] ?? '' }, spec: { devices: { requests: [request] } } };
+  return new Document(doc).toString({ lineWidth: 0, indentSeq: false, blockQuote: false, doubleQuotedAsJSON: true }).trimEnd();
+}
+
 function yamlOf(fix: Fix): string | undefined {
+  const device = fix.changes.find((c) => c.kind === 'tolerateDeviceTaint');
+  if (device) return claimYaml(device);
   const fields = podSpecFields(fix.changes);
   if (!fields || !fix.spec) return undefined;
   const path = fix.spec.kind === 'template' ? fix.spec.path : ['spec'];
@@ -257,6 +277,8 @@ function cautionText(c: FixCaution): string {
   switch (c.kind) {
     case 'taintKeepsOthersOff':
       return `The taint ${shown(c.taint)} keeps other workloads off ${c.nodes.length > 0 ? list(c.nodes.slice(0, 3).concat(c.nodes.length > 3 ? [`${c.nodes.length - 3} more`] : [])) : 'its nodes'}, and this pod never mentioned it: tolerate it only if the pod belongs there.`;
+    case 'deviceTaintKeepsOthersOff':
+      return `The device taint ${shown(c.taint)}${c.rule !== undefined ? ` (set by DeviceTaintRule ${c.rule})` : ''} keeps claims off those devices (an unhealthy device, one set aside) on ${c.nodes.length > 0 ? list(c.nodes.slice(0, 3).concat(c.nodes.length > 3 ? [`${c.nodes.length - 3} more`] : [])) : 'its nodes'}, and this claim never mentioned it: tolerate it only if the claim may use such a device.`;
     case 'labelStatesFact':
       return `Only if ${list(c.nodes.slice(0, 3).concat(c.nodes.length > 3 ? [`${c.nodes.length - 3} more`] : []))} really ${c.nodes.length === 1 ? 'has' : 'have'} ${list(c.labels.map(shown))}: a label states a fact that other workloads select on.`;
     case 'requirementDropped':

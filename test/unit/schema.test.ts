@@ -116,6 +116,7 @@ const likelyCauses = {
 
 const fixChangeKinds = {
   tolerateTaint: true,
+  tolerateDeviceTaint: true,
   setRequest: true,
   labelNodes: true,
   setNodeSelector: true,
@@ -131,6 +132,7 @@ const fixChangeKinds = {
 const fixClasses = { correction: true, wait: true, capacity: true, policy: true } satisfies Record<FixClass, true>;
 const cautionKinds = {
   taintKeepsOthersOff: true,
+  deviceTaintKeepsOthersOff: true,
   labelStatesFact: true,
   requirementDropped: true,
   selectorRetargeted: true,

@@ -32,6 +32,9 @@ function changeClass(change: Change, ctx: RuleContext): FixClass {
       // In place of a toleration that nearly matches: the pod meant this taint. Otherwise the
       // taint keeps workloads off its nodes and this pod never said it belongs there.
       return change.replaces && nearMissFor(ctx.pod.pod, change.taint) ? 'correction' : 'policy';
+    case 'tolerateDeviceTaint':
+      // In place of the request's toleration that nearly matches: the claim meant this taint.
+      return change.replaces ? 'correction' : 'policy';
     case 'setNodeSelector':
       // The pod's spelling that no node carries is the odd one; one that nodes carry is a choice.
       return someNodeCarries(ctx.nodes, change.from.key, change.from.value) ? 'policy' : 'correction';
@@ -89,6 +92,8 @@ function changeCautions(change: Change, ctx: RuleContext, nodes: readonly string
   switch (change.kind) {
     case 'tolerateTaint':
       return changeClass(change, ctx) === 'policy' ? [{ kind: 'taintKeepsOthersOff', taint: formatTaint(change.taint), nodes: [...nodes] }] : [];
+    case 'tolerateDeviceTaint':
+      return change.replaces ? [] : [{ kind: 'deviceTaintKeepsOthersOff', taint: formatTaint(change.taint as V1Taint), ...(change.rule !== undefined ? { rule: change.rule } : {}), nodes: [...nodes] }];
     case 'labelNodes': {
       if (changeClass(change, ctx) === 'correction') return [];
       const labels = Object.entries(change.set).map(([k, v]) => `${k}=${v}`);

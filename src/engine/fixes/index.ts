@@ -20,6 +20,7 @@ import { proposeRequests } from './request.js';
 import { proposeSelectorFixes } from './selector.js';
 import { proposeSpreadPolicies } from './spread.js';
 import { proposeTolerations } from './toleration.js';
+import { proposeDeviceTolerations } from './deviceToleration.js';
 import type { Candidate, Change, Fix, FixInput, SpecTarget } from './types.js';
 import { proposeUncordons } from './uncordon.js';
 
@@ -30,6 +31,7 @@ export type { Change, Fix, FixCaution, FixClass, RequestPlace, SpecTarget } from
 const generators: readonly ((input: FixInput) => Candidate[])[] = [
   proposeRelabels,
   proposeTolerations,
+  proposeDeviceTolerations,
   proposeSelectorFixes,
   proposeLabels,
   proposeRelaxedTerms,

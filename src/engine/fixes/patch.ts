@@ -2,7 +2,7 @@
 // template) would say, node objects for labels and cordons, the bound pods for preemption.
 // The copy is built the way buildContext builds the original, so the replay reads it exactly
 // as the diagnosis read the cluster.
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { ResourceV1ResourceClaim, V1Container, V1Pod } from '@kubernetes/client-node';
 import type { NodeRecord } from '../../snapshot/types.js';
 import { nodeFacts, podFacts, podKey } from '../facts.js';
 import { cordonTaint } from '../match/tolerations.js';
@@ -225,6 +225,28 @@ function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: NodeReco
   return { objects: outObjects, facts: outFacts };
 }
 
+/** `claims` with the device tolerations of the changes made (the same list when there are none). */
+function claimsWith(claims: readonly ResourceV1ResourceClaim[], changes: readonly Change[]): ResourceV1ResourceClaim[] {
+  const edits = changes.filter((c) => c.kind === 'tolerateDeviceTaint');
+  if (edits.length === 0) return claims as ResourceV1ResourceClaim[];
+  return claims.map((claim) => {
+    const key = `${claim.metadata?.namespace ?? 'default'}/${claim.metadata?.name ?? ''}`;
+    const mine = edits.filter((e) => e.claim === key);
+    if (mine.length === 0) return claim;
+    const copy = structuredClone(claim);
+    for (const edit of mine) {
+      const [name, sub] = edit.request.split('/');
+      const request = copy.spec?.devices?.requests?.find((r) => r.name === name);
+      const exact = sub === undefined ? request?.exactly : request?.firstAvailable?.find((s) => s.name === sub);
+      if (!exact) continue;
+      const tolerations = (exact.tolerations ??= []);
+      if (edit.replaces) tolerations[edit.replaces.index] = edit.toleration;
+      else tolerations.push(edit.toleration);
+    }
+    return copy;
+  });
+}
+
 /** The rule context as it would be with `changes` made; the original is left untouched. */
 export function patchedContext(ctx: RuleContext, changes: readonly Change[]): RuleContext {
   const pod = podWith(ctx.pod.pod, changes);
@@ -237,6 +259,7 @@ export function patchedContext(ctx: RuleContext, changes: readonly Change[]): Ru
     ...ctx.snapshot,
     objects: {
       ...objects,
+      resourceClaims: claimsWith(objects.resourceClaims, changes),
       nodes: nodes.objects,
       pods: withTarget(edits.removed.size > 0 ? objects.pods.filter((p) => !edits.removed.has(podKey(p))) : objects.pods, ctx.pod.pod, targetKey, pod),
     },

@@ -2,7 +2,7 @@
 // a node's label, a cordon), small enough to replay through the engine's own filters on a
 // patched copy of the snapshot. The English, the YAML and the kubectl command are made in
 // src/messages/fixes.ts from these.
-import type { V1NodeSelectorRequirement, V1Taint, V1Toleration, V1TopologySpreadConstraint } from '@kubernetes/client-node';
+import type { V1DeviceTaint, V1DeviceToleration, V1NodeSelectorRequirement, V1Taint, V1Toleration, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 import type { ObjectRef } from '../events.js';
 import type { Judgement } from '../judge.js';
 import type { RuleContext } from '../model.js';
@@ -15,6 +15,12 @@ export type RequestPlace = { in: 'containers' | 'initContainers'; container: str
 export type Change =
   /** Add this toleration, or put it in place of the pod's near-miss toleration `replaces`. */
   | { kind: 'tolerateTaint'; cause: 'TaintToleration'; taint: V1Taint; toleration: V1Toleration; replaces?: { index: number; toleration: V1Toleration } }
+  /**
+   * Tolerate a device's taint in request `request` (or `request/subrequest`) of ResourceClaim
+   * `claim` (namespace/name), or put the copy in place of the request's near-miss toleration.
+   * `rule`: the DeviceTaintRule that adds the taint, if one does.
+   */
+  | { kind: 'tolerateDeviceTaint'; cause: 'DynamicResources'; claim: string; request: string; taint: V1DeviceTaint; toleration: V1DeviceToleration; rule?: string; replaces?: { index: number; toleration: V1DeviceToleration } }
   /** Set one request (amounts in the scheduler's units: millicores for cpu, bytes for memory). */
   | { kind: 'setRequest'; cause: 'NodeResourcesFit'; place: RequestPlace; resource: string; from: bigint; to: bigint }
   /**
@@ -92,6 +98,8 @@ export type FixClass = 'correction' | 'wait' | 'capacity' | 'policy';
 export type FixCaution =
   /** A taint the pod never referenced: it keeps other workloads off these nodes. */
   | { kind: 'taintKeepsOthersOff'; taint: string; nodes: string[] }
+  /** A device's taint (an unhealthy device, one set aside) the claim never mentioned: its devices are on `nodes`. */
+  | { kind: 'deviceTaintKeepsOthersOff'; taint: string; rule?: string; nodes: string[] }
   /** A label stating a fact of the node: true only if the node has it. */
   | { kind: 'labelStatesFact'; labels: string[]; nodes: string[] }
   /** An affinity requirement dropped: the pod may then run on nodes without it. */
