@@ -86,6 +86,7 @@ const catalogTable: Row[] = [
   row('DynamicResources', F, 'resourceclaim not available on the node', 'v1.26+', 'dynamicresources/dynamicresources.go Filter'),
   row('DynamicResources', F, 'resourceclaim cannot be allocated for the node (unsuitable)', 'v1.26-v1.31 (control-plane controller)', 'dynamicresources/dynamicresources.go Filter'),
   row('DynamicResources', F, 'cannot schedule extended resource claim', 'v1.34+ (DRAExtendedResource)', 'dynamicresources/extendeddynamicresources.go'),
+  row('DynamicResources', F, 'cannot fit resource', 'v1.34+ (DRAExtendedResource)', 'dynamicresources/extendeddynamicresources.go filterExtendedResources'),
   row('DynamicResources', F, 'timed out trying to allocate devices', 'v1.34+ (DRASchedulerFilterTimeout)', 'dynamicresources/dynamicresources.go Filter'),
   row('DynamicResources', F, 'claim default/my-pod-my-resource: selector #0: CEL runtime error: no such key: healthy', 'releases that report allocation errors per node', 'dynamicresources_test.go "CEL-runtime-error" (Filter status of the allocator\'s error)'),
   row('DynamicResources', P, 'resourceclaim in use', 'v1.26+', 'dynamicresources/dynamicresources.go PreFilter'),

@@ -97,6 +97,9 @@ export default plugin(rule, {
     // DRAExtendedResource (alpha v1.34, beta v1.36, GA v1.37): a claim the scheduler made for an
     // extended resource in an earlier cycle; PostFilter deletes it and the pod is retried.
     filterWording(/^cannot schedule extended resource claim$/, 'UnschedulableAndUnresolvable', 'v1.34+ (DRAExtendedResource)'),
+    // An extended resource neither the node's allocatable nor a DeviceClass provides; NodeResourcesFit
+    // normally refuses such a node first (its "Insufficient <resource>").
+    filterWording(/^cannot fit resource$/, 'UnschedulableAndUnresolvable', 'v1.34+ (DRAExtendedResource)'),
     // DRASchedulerFilterTimeout: the allocator ran out of its per-node time (10 s by default).
     filterWording(/^timed out trying to allocate devices$/, 'UnschedulableAndUnresolvable', 'v1.34+ (DRASchedulerFilterTimeout)'),
     // An allocation error the allocator marks as this node's (ErrFailedAllocationOnNode), such as
