@@ -22,6 +22,8 @@ import { forRelease } from './releaseRules.js';
 import { originSources } from './resources/originSources.js';
 import { requestOrigins } from './resources/origins.js';
 import { decideStage } from './stage.js';
+import { placeGang } from './gangReplay.js';
+import { isGroupMessage, podGroupOf } from './story/gang.js';
 import { admissionStory } from './story/admission.js';
 import { reconcile } from './story/reconcile.js';
 import { resolve, type Query } from './target.js';
@@ -94,10 +96,14 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
   const podEvents = eventsAbout(snapshot, { kind: 'Pod', namespace: summary.namespace, name: summary.name, ...(summary.uid ? { uid: summary.uid } : {}) });
   const ownerEvents = summary.owners.flatMap((owner) => eventsAbout(snapshot, owner).filter((e) => e.type === 'Warning'));
   const decided = withKarpenter(snapshot, pod, decideStage(snapshot, pod, podEvents));
-  const ctx = buildContext(snapshot, pod);
+  // A gang the scheduler could not place together: the group replayed, member after member, and
+  // this pod judged at its turn, with the members before it bound (the group's cycle).
+  const gang = decided.stage === 'GangUnschedulable' ? placeGang(plugins.rules, snapshot, pod) : undefined;
+  const ctx = buildContext(gang?.atTurn ?? snapshot, pod);
   const judged = judgedStages.has(decided.stage);
   // Pods of one class (equivalence.ts) share the replay and its fixes: computed for the first.
-  const classKey = shared && equivalenceKey(pod);
+  // A gang member is judged at its own turn in the group: no class shares it.
+  const classKey = shared && !gang ? equivalenceKey(pod) : undefined;
   const once = <T>(what: string, compute: () => T): T => {
     if (!shared || classKey === undefined) return compute();
     const key = `${what}\u0000${classKey}`;
@@ -105,7 +111,8 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
     return shared.get(key) as T;
   };
   const judgement: Judgement = judged ? once('judgement', () => judge(plugins.rules, ctx)) : { preFilter: [], nodes: [], notChecked: [] };
-  const stageDetail = withReplay(plugins, decided, judgement);
+  const replayed = withReplay(plugins, decided, judgement);
+  const stageDetail: StageDetail = replayed.stage === 'GangUnschedulable' && gang ? { ...replayed, placement: gang.placement } : replayed;
   // One pass over 5,000 verdicts for the counts, indexed (it runs once, before V8 compiles it).
   let fitting = 0;
   let unproven = 0;
@@ -146,12 +153,15 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
     ...(budgetsMatter(stageDetail) ? ['podDisruptionBudgets' as const] : []),
     ...(hasClusterAutoscalerStory(stageDetail) ? ['clusterAutoscalerStatus' as const] : []),
     ...karpenterCollections(stageDetail),
+    ...(podGroupOf(pod) ? ['podGroups' as const] : []),
   ];
   const gaps = relevantGaps(snapshot, pod, summary.owners, judged, [...ruleCollections, ...storyCollections]);
   const partial = gaps.some((g) => !storyOnlyCollections.has(g.collection)) || judgement.notChecked.length > 0;
   const nodesKnown = !snapshot.gaps.some((g) => g.collection === 'nodes');
   if (nodesKnown && ctx.nodes.length === 0 && judged) notes.push({ kind: 'noNodes', data: {} });
-  const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage);
+  // A member that fits reads the group's words ("pod group is unschedulable, ..."), not node counts.
+  const groupWords = stageDetail.stage === 'GangUnschedulable' && isGroupMessage(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message);
+  const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage) && !groupWords;
   // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
   const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
   // What is under way comes first; while it is, no capacity change (a cut request, a preemption) is advice.
@@ -210,7 +220,7 @@ function withReplay(plugins: RuleSet, detail: StageDetail, judgement: Judgement)
 }
 
 // What no filter reads (only the stories above): see storyCollections.
-const storyOnlyCollections: ReadonlySet<CollectionName> = new Set<CollectionName>(['podDisruptionBudgets', 'clusterAutoscalerStatus', 'nodePools', 'nodeClaims']);
+const storyOnlyCollections: ReadonlySet<CollectionName> = new Set<CollectionName>(['podDisruptionBudgets', 'clusterAutoscalerStatus', 'nodePools', 'nodeClaims', 'podGroups']);
 
 function hasClusterAutoscalerStory(detail: StageDetail): boolean {
   return (detail.stage === 'Unschedulable' || detail.stage === 'WaitingForScaleUp' || detail.stage === 'ScaleUpNotPossible') && detail.autoscaler?.autoscaler === 'cluster-autoscaler';

@@ -6,6 +6,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
 import { boundStory } from './story/bound.js';
+import { gangOf, groupUnschedulable, type Gang } from './story/gang.js';
+import { deviceBindingStory, type DeviceBindingStory } from './story/deviceBinding.js';
+import type { GangPlacement } from './gangReplay.js';
 import { nearNodes } from './story/nodeName.js';
 import { neverPreempts, preemptionStory } from './story/preemption.js';
 import { scaleUpStage } from './story/scaleUp.js';
@@ -23,12 +26,15 @@ import type { BoundStory } from './story/bound.js';
 export type Stage =
   | 'AdmissionRejected'
   | 'SchedulingGated'
+  | 'WaitingForGang'
   | 'NoScheduler'
   | 'NodeNameSet'
   | 'Unschedulable'
   | 'WaitingForScaleUp'
   | 'ScaleUpNotPossible'
   | 'PreemptionPending'
+  | 'WaitingForDeviceBinding'
+  | 'GangUnschedulable'
   | 'ScheduledNotRunning'
   | 'NotPending';
 
@@ -36,15 +42,22 @@ export type Stage =
  * Stages in which the engine replays the filters on every node (a diagnosis in another stage
  * has no node verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet).
  */
-export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet']);
+export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet', 'WaitingForGang', 'GangUnschedulable']);
 
 /** Stages in which the scheduler has judged the nodes (and said so): its words are compared with the replay. */
-export const schedulerJudgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending']);
+export const schedulerJudgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending', 'GangUnschedulable']);
 
 export type StageDetail =
   /** The refusal's arithmetic (quota, LimitRange) beside the events that report it. */
   | ({ stage: 'AdmissionRejected'; owner: ObjectRef; failures: ClusterEvent[] } & AdmissionStory)
   | { stage: 'SchedulingGated'; gates: string[] }
+  /** A pod of a gang whose group is incomplete or missing: the scheduler waits and says nothing (story/gang.ts). */
+  | ({ stage: 'WaitingForGang' } & Gang)
+  /**
+   * A pod of a gang the scheduler could not place together. `placement`: the group replayed
+   * member after member (gangReplay.ts), once the nodes are judged.
+   */
+  | ({ stage: 'GangUnschedulable'; placement?: GangPlacement } & Gang)
   /** `eventsCaptured` false: the input has no events, so silence is not evidence either way. */
   | { stage: 'NoScheduler'; schedulerName: string; schedulerSeenElsewhere: boolean; eventsCaptured: boolean }
   /** `nearNodes`: when no node has the name, the nodes whose names nearly are it (story/nodeName.ts). */
@@ -97,6 +110,8 @@ export type StageDetail =
       reconciliation: AutoscalerReconciliation;
       neverPreempts?: NeverPreempts;
     }
+  /** Nominated to a node whose devices wait for binding conditions (story/deviceBinding.ts). */
+  | ({ stage: 'WaitingForDeviceBinding' } & DeviceBindingStory)
   /** The nominated node's pods: the victims being waited for, and those preemption cannot touch. */
   | ({ stage: 'PreemptionPending'; nominatedNodeName: string } & PreemptionStory)
   | ({
@@ -138,8 +153,20 @@ export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEv
   }
   const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name);
   if (gates.length > 0) return { stage: 'SchedulingGated', gates };
+  const gang = gangOf(snapshot, pod);
+  if (gang) {
+    const condition = pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+    if (groupUnschedulable(gang, condition?.message)) return { stage: 'GangUnschedulable', ...gang };
+    // A gang's pods get no word from the scheduler while they wait: silence is the stage here.
+    if (!condition && !pod.status?.nominatedNodeName && !podEvents.some((e) => schedulingReasons.includes(e.reason))) return { stage: 'WaitingForGang', ...gang };
+  }
   const nominated = pod.status?.nominatedNodeName;
-  if (nominated) return { stage: 'PreemptionPending', nominatedNodeName: nominated, ...preemptionStory(snapshot, pod, nominated) };
+  if (nominated) {
+    // Nominated while its devices are made ready is not preemption: the scheduler chose the node.
+    const binding = deviceBindingStory(snapshot, pod, nominated, podEvents);
+    if (binding) return { stage: 'WaitingForDeviceBinding', ...binding };
+    return { stage: 'PreemptionPending', nominatedNodeName: nominated, ...preemptionStory(snapshot, pod, nominated) };
+  }
   const judged =
     podEvents.some((e) => schedulingReasons.includes(e.reason)) ||
     pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');

@@ -2,6 +2,8 @@
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { withoutAggregation } from '../engine/events.js';
 import { boundSentence } from './bound.js';
+import { gangUnschedulableSentence, waitingForGangSentence } from './gang.js';
+import { deviceBindingSentence } from './deviceBinding.js';
 import { diffKindsBriefly } from './differences.js';
 import { list } from './format.js';
 import { limitRangeSentence, quotaHeadline } from './story.js';
@@ -25,6 +27,12 @@ export function stageSentence(d: Diagnosis): string {
       // The whole message is in the events section; the headline keeps what the API said no to.
       return full.length <= headlineLimit ? full : `${subject}: the API server rejected it at admission (${last ? admissionReason(withoutAggregation(last.message)) : 'FailedCreate'}; see below).`;
     }
+    case 'WaitingForGang':
+      return waitingForGangSentence(pod, s);
+    case 'WaitingForDeviceBinding':
+      return deviceBindingSentence(pod, s);
+    case 'GangUnschedulable':
+      return gangUnschedulableSentence(pod, s);
     case 'SchedulingGated':
       return `Pod ${pod} is held before scheduling by gate${s.gates.length > 1 ? 's' : ''} ${list(s.gates)}: no scheduler looks at it until ${s.gates.length > 1 ? 'they are' : 'it is'} removed.`;
     case 'NoScheduler':

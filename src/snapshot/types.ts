@@ -123,6 +123,19 @@ export interface NodeRecord {
   status?: Pick<V1NodeStatus, (typeof nodeRecordFields.status)[number]>;
 }
 
+/**
+ * A PodGroup as the engine reads it (scheduling.k8s.io/v1beta1, v1.37): its gang policy's
+ * minCount and the scheduler's condition on it (PodGroupInitiallyScheduled; PodGroupScheduled
+ * in v1.36). client-node has no type for it yet.
+ */
+export interface PodGroupRecord {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
+  spec?: { schedulingPolicy?: { gang?: { minCount?: number }; basic?: Record<string, never> }; workloadRef?: { workloadName?: string; templateName?: string } };
+  status?: { conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
+}
+
 /** The kinds a snapshot holds, by their collection name. */
 export interface Collections {
   pods: V1Pod[];
@@ -153,6 +166,8 @@ export interface Collections {
    * without them no device is known to carry a rule's taint (engine/dra/pools.ts).
    */
   deviceTaintRules: V1beta2DeviceTaintRule[];
+  /** PodGroups (scheduling.k8s.io/v1beta1, served with GenericWorkload in v1.37): the gangs pods wait for. */
+  podGroups: PodGroupRecord[];
   /**
    * cluster-autoscaler's status ConfigMap, and nothing else of ConfigMaps: the one object
    * `apiResources.clusterAutoscalerStatus.only` names, cut to its `status` key (sources drop
@@ -246,6 +261,7 @@ export const collectionNames: readonly CollectionName[] = [
   'deviceClasses',
   'resourceSlices',
   'deviceTaintRules',
+  'podGroups',
   'clusterAutoscalerStatus',
   'nodePools',
   'nodeClaims',
@@ -274,6 +290,7 @@ export const collectionOfKind = {
   DeviceClass: 'deviceClasses',
   ResourceSlice: 'resourceSlices',
   DeviceTaintRule: 'deviceTaintRules',
+  PodGroup: 'podGroups',
   // Only kube-system/cluster-autoscaler-status is kept (see Collections.clusterAutoscalerStatus).
   ConfigMap: 'clusterAutoscalerStatus',
   NodePool: 'nodePools',
@@ -322,6 +339,7 @@ export const apiResources: Record<CollectionName, ApiResource> = {
   deviceClasses: api('DeviceClass', 'deviceclasses', [], 'resource.k8s.io', false),
   resourceSlices: api('ResourceSlice', 'resourceslices', [], 'resource.k8s.io', false),
   deviceTaintRules: api('DeviceTaintRule', 'devicetaintrules', [], 'resource.k8s.io', false),
+  podGroups: { ...api('PodGroup', 'podgroups', [], 'scheduling.k8s.io', true), version: 'v1beta1' },
   // cluster-autoscaler's defaults (its --namespace and --status-config-map-name flags); see
   // engine/story/autoscalerStatus.ts.
   clusterAutoscalerStatus: { ...api('ConfigMap', 'configmaps', ['cm'], '', true), only: { namespace: 'kube-system', name: 'cluster-autoscaler-status' } },
@@ -353,6 +371,7 @@ export function emptyCollections(): Collections {
     deviceClasses: [],
     resourceSlices: [],
     deviceTaintRules: [],
+    podGroups: [],
     clusterAutoscalerStatus: [],
     nodePools: [],
     nodeClaims: [],

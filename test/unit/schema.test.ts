@@ -82,6 +82,9 @@ const reasonKinds = {
 const stages = Object.keys({
   AdmissionRejected: true,
   SchedulingGated: true,
+  WaitingForGang: true,
+  GangUnschedulable: true,
+  WaitingForDeviceBinding: true,
   NoScheduler: true,
   NodeNameSet: true,
   Unschedulable: true,

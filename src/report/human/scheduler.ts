@@ -51,7 +51,9 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
       const purpose = r.plugin ? ` (${r.plugin}: ${pluginPurpose(r.plugin)})` : '';
       out.push(escapeTerminal(`  - ${r.count} node${r.count === 1 ? '' : 's'}: ${r.text}${purpose}`));
     }
-    if (s.parsed.unknownReasons.length > 0) out.push(escapeTerminal(`  (wordings not recognised: ${s.parsed.unknownReasons.join('; ')})`));
+    // A gang member that fits reads the group's words: about the group (see Gang), not the nodes.
+    if (d.stage === 'GangUnschedulable' && s.message.startsWith('pod group is unschedulable')) out.push('  - about the group, not this pod: placed alone it fits (see Gang above)');
+    else if (s.parsed.unknownReasons.length > 0) out.push(escapeTerminal(`  (wordings not recognised: ${s.parsed.unknownReasons.join('; ')})`));
   }
   if (s.agrees !== false && s.likelyCauses.includes('truncatedEvent')) out.push(`  - ${likelyCauseText('truncatedEvent', s.evidence)}`);
   return out;

@@ -4,6 +4,8 @@ import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { StageDetail } from '../../engine/stage.js';
 import { limitRangeSentence, neverPreemptsSentence, nominatedPodSentence, quotaSentence } from '../../messages/story.js';
 import type { ClusterEvent } from '../../snapshot/types.js';
+import { gangLines } from '../../messages/gang.js';
+import { deviceBindingLines } from '../../messages/deviceBinding.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import { boundLines } from './bound.js';
@@ -86,6 +88,13 @@ export function stageLines(d: Diagnosis, colors: Palette): string[] {
       break;
     case 'PreemptionPending':
       out.push(...preemptionLines(s, colors));
+      break;
+    case 'WaitingForDeviceBinding':
+      out.push(colors.bold('Devices'), ...deviceBindingLines(s).map((l) => escapeTerminal(`  ${l}`)));
+      break;
+    case 'WaitingForGang':
+    case 'GangUnschedulable':
+      out.push(colors.bold('Gang'), ...gangLines(s).map((l) => escapeTerminal(`  ${l}`)));
       break;
     case 'SchedulingGated':
       out.push(colors.bold('Scheduling gates'), ...s.gates.map((g) => escapeTerminal(`  ${g}: removed by whatever controller added it; the pod waits until then`)));

@@ -40,6 +40,10 @@ function baseCause(d: Diagnosis): TriageCause {
   switch (s.stage) {
     case 'SchedulingGated':
       return { stage: s.stage, reason: 'gates', key: [...s.gates].sort().join(',') };
+    // The pods of one PodGroup are one group.
+    case 'WaitingForGang':
+    case 'GangUnschedulable':
+      return { stage: s.stage, reason: 'podGroup', key: s.podGroup };
     case 'NoScheduler': {
       // Not seen by a scheduler yet, but judged: what the nodes say is the cause to group by.
       const lead = d.counts.fitting === 0 ? leadingCause(d) : undefined;
@@ -49,6 +53,8 @@ function baseCause(d: Diagnosis): TriageCause {
       return { stage: s.stage, reason: s.nodeExists === false ? 'nodeMissing' : 'nodeName', key: s.nodeName };
     case 'PreemptionPending':
       return { stage: s.stage, reason: 'nominatedNode', key: s.nominatedNodeName };
+    case 'WaitingForDeviceBinding':
+      return { stage: s.stage, reason: 'bindingConditions', key: s.node };
     case 'ScheduledNotRunning': {
       if (s.nodeReady === false) return { stage: s.stage, reason: 'nodeNotReady', key: s.nodeName };
       const waiting = s.waiting[0];

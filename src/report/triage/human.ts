@@ -18,12 +18,15 @@ function ownerText(o: TriageOwnerV1): string {
 export const stageWords: Record<TriageGroupV1['cause']['stage'], string> = {
   AdmissionRejected: 'rejected at admission',
   SchedulingGated: 'held by scheduling gates',
+  WaitingForGang: 'waiting for its gang',
+  GangUnschedulable: 'gang cannot be placed together',
   NoScheduler: 'no scheduler has seen it',
   NodeNameSet: 'nodeName set by hand',
   Unschedulable: 'cannot be scheduled',
   WaitingForScaleUp: 'waiting for a scale-up',
   ScaleUpNotPossible: 'no scale-up coming',
   PreemptionPending: 'preemption under way',
+  WaitingForDeviceBinding: 'devices being made ready',
   ScheduledNotRunning: 'scheduled, not running',
   NotPending: 'not pending',
 };

@@ -276,6 +276,12 @@ const deviceTaintRule = object({
   }),
 });
 
+const podGroup = object({
+  metadata,
+  spec: object({ schedulingPolicy: object({ gang: object({ minCount: number }) }) }),
+  status: object({ conditions: listOf(object({ type: required(string), status: required(string), reason: string, message: string, lastTransitionTime: string })) }),
+});
+
 // cluster-autoscaler's status ConfigMap (engine/story/autoscalerStatus.ts reads data.status).
 const configMap = object({ metadata, data: object({ status: string }) });
 // karpenter.sh/v1, as engine/karpenter/ reads them.
@@ -323,6 +329,7 @@ const shapes: Record<string, Shape> = {
   DeviceClass: deviceClass,
   ResourceSlice: resourceSlice,
   DeviceTaintRule: deviceTaintRule,
+  PodGroup: podGroup,
   ConfigMap: configMap,
   NodePool: nodePool,
   NodeClaim: nodeClaim,

@@ -19,6 +19,7 @@
 //      the namespace's quotas and LimitRanges (the refusal's arithmetic).
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
 import { asksDraExtendedResource } from '../../engine/dra/extended.js';
+import { podGroupOf } from '../../engine/story/gang.js';
 import type { V1ConfigMap, V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { judgedStages } from '../../engine/stage.js';
 import { hasRequiredAntiAffinity, priorityOf } from '../../engine/facts.js';
@@ -426,6 +427,7 @@ class LiveReader {
       pending ? this.policies(ns) : undefined,
       pending && volumes ? this.podVolumes(pod, claims) : undefined,
       pending && devices ? this.podDevices() : undefined,
+      pending && podGroupOf(pod) ? this.gang(pod) : undefined,
       // The release whose rules are replayed, known before the plan asks the rules (podsThatMatter).
       pending ? this.clusterVersion() : undefined,
     ]);
@@ -568,6 +570,19 @@ class LiveReader {
       this.listOf(resources.deviceClasses, undefined, 'listing device classes'),
       this.listOf(resources.resourceSlices, undefined, 'listing resource slices'),
       this.listOf(resources.deviceTaintRules, undefined, 'listing device taint rules'),
+    ]);
+  }
+
+  /**
+   * A gang's PodGroup and its pods (engine/story/gang.ts): the namespace's PodGroups (a 404:
+   * the cluster does not serve them) and, of its pods, those naming the same group.
+   */
+  private async gang(pod: V1Pod): Promise<void> {
+    const ns = namespaceOf(pod);
+    const group = podGroupOf(pod);
+    await Promise.all([
+      this.listOf(resources.podGroups, ns, `listing pod groups in namespace ${ns}`),
+      this.listOf<V1Pod>(resources.pods, ns, `listing the pods of pod group ${group ?? ''}`, { fieldSelector: nonTerminal }, (p) => podGroupOf(p) === group),
     ]);
   }
 
