@@ -120,6 +120,7 @@ const likelyCauses = {
 const fixChangeKinds = {
   tolerateTaint: true,
   tolerateDeviceTaint: true,
+  setDeviceCapacity: true,
   setRequest: true,
   labelNodes: true,
   setNodeSelector: true,

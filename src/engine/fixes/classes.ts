@@ -52,6 +52,7 @@ function changeClass(change: Change, ctx: RuleContext): FixClass {
     case 'uncordon':
       return 'policy';
     case 'setRequest':
+    case 'setDeviceCapacity':
     case 'preempt':
       return 'capacity';
     case 'waitForVictims':
@@ -110,6 +111,10 @@ function changeCautions(change: Change, ctx: RuleContext, nodes: readonly string
     case 'setRequest': {
       const percent = change.from > 0n ? Number(((change.from - change.to) * 100n) / change.from) : 0;
       return percent > largeCutPercent ? [{ kind: 'largeCut', resource: change.resource, percent }] : [];
+    }
+    case 'setDeviceCapacity': {
+      const percent = change.from > 0n ? Number(((change.from - change.to) * 100n) / change.from) : 0;
+      return percent > largeCutPercent ? [{ kind: 'largeCut', resource: change.capacity, percent }] : [];
     }
     default:
       return [];

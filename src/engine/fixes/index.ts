@@ -21,6 +21,7 @@ import { proposeSelectorFixes } from './selector.js';
 import { proposeSpreadPolicies } from './spread.js';
 import { proposeTolerations } from './toleration.js';
 import { proposeDeviceTolerations } from './deviceToleration.js';
+import { proposeDeviceCapacities } from './deviceCapacity.js';
 import type { Candidate, Change, Fix, FixInput, SpecTarget } from './types.js';
 import { proposeUncordons } from './uncordon.js';
 
@@ -37,6 +38,7 @@ const generators: readonly ((input: FixInput) => Candidate[])[] = [
   proposeRelaxedTerms,
   proposeSpreadPolicies,
   proposeRequests,
+  proposeDeviceCapacities,
   proposeUncordons,
   proposePreemptions,
 ];

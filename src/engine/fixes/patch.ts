@@ -225,9 +225,14 @@ function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: NodeReco
   return { objects: outObjects, facts: outFacts };
 }
 
+/** A quantity from milli-units, as the API writes it ("40Gi" stays whole, "500m" when fractional). */
+function milliQuantity(milli: bigint): string {
+  return milli % 1000n === 0n ? (milli / 1000n).toString() : `${milli}m`;
+}
+
 /** `claims` with the device tolerations of the changes made (the same list when there are none). */
 function claimsWith(claims: readonly ResourceV1ResourceClaim[], changes: readonly Change[]): ResourceV1ResourceClaim[] {
-  const edits = changes.filter((c) => c.kind === 'tolerateDeviceTaint');
+  const edits = changes.filter((c) => c.kind === 'tolerateDeviceTaint' || c.kind === 'setDeviceCapacity');
   if (edits.length === 0) return claims as ResourceV1ResourceClaim[];
   return claims.map((claim) => {
     const key = `${claim.metadata?.namespace ?? 'default'}/${claim.metadata?.name ?? ''}`;
@@ -239,6 +244,11 @@ function claimsWith(claims: readonly ResourceV1ResourceClaim[], changes: readonl
       const request = copy.spec?.devices?.requests?.find((r) => r.name === name);
       const exact = sub === undefined ? request?.exactly : request?.firstAvailable?.find((s) => s.name === sub);
       if (!exact) continue;
+      if (edit.kind === 'setDeviceCapacity') {
+        const capacity = (exact.capacity ??= {});
+        capacity.requests = { ...capacity.requests, [edit.capacity]: milliQuantity(edit.to) };
+        continue;
+      }
       const tolerations = (exact.tolerations ??= []);
       if (edit.replaces) tolerations[edit.replaces.index] = edit.toleration;
       else tolerations.push(edit.toleration);

@@ -21,6 +21,8 @@ export type Change =
    * `rule`: the DeviceTaintRule that adds the taint, if one does.
    */
   | { kind: 'tolerateDeviceTaint'; cause: 'DynamicResources'; claim: string; request: string; taint: V1DeviceTaint; toleration: V1DeviceToleration; rule?: string; replaces?: { index: number; toleration: V1DeviceToleration } }
+  /** Lower the capacity request `capacity` of request `request` of ResourceClaim `claim` (milli-units) to what a shared device has left. */
+  | { kind: 'setDeviceCapacity'; cause: 'DynamicResources'; claim: string; request: string; capacity: string; from: bigint; to: bigint }
   /** Set one request (amounts in the scheduler's units: millicores for cpu, bytes for memory). */
   | { kind: 'setRequest'; cause: 'NodeResourcesFit'; place: RequestPlace; resource: string; from: bigint; to: bigint }
   /**
