@@ -24,7 +24,8 @@ Examples:
   # Diagnose from a dump someone shared, without cluster access (one file per kind, so
   # that a kind the cluster has none of is known to be captured)
   mkdir case && for r in nodes pods events pvc pv storageclasses csinodes replicasets \
-      deployments statefulsets daemonsets jobs cronjobs limitranges resourcequotas priorityclasses poddisruptionbudgets namespaces; do
+      deployments statefulsets daemonsets jobs cronjobs limitranges resourcequotas priorityclasses poddisruptionbudgets \
+      resourceclaims deviceclasses resourceslices devicetaintrules podgroups namespaces; do
     kubectl get "$r" -A -o yaml > "case/$r.yaml"; done
   kubectl version -o json > case/version.json   # the release whose rules are replayed
   kubectl why-pending web-0 -n shop --from-dump case

@@ -9,14 +9,30 @@ export interface ObjectRef {
   uid?: string;
 }
 
+// The events of a read, by involved object, oldest first: built once per list of events, so that
+// a triage of many pending pods does not scan every event for each pod and each owner.
+// A live read (and --watch) appends to its lists: an index is kept for the length it was built at.
+const indexes = new WeakMap<readonly ClusterEvent[], { length: number; byObject: Map<string, ClusterEvent[]> }>();
+const involvedKey = (kind: string, namespace: string | undefined, name: string) => `${kind}\u0000${namespace ?? ''}\u0000${name}`;
+
+function eventIndex(events: readonly ClusterEvent[]): Map<string, ClusterEvent[]> {
+  const known = indexes.get(events);
+  if (known?.length === events.length) return known.byObject;
+  const index = new Map<string, ClusterEvent[]>();
+  for (const event of events) {
+    const key = involvedKey(event.involved.kind, event.involved.namespace, event.involved.name);
+    const list = index.get(key);
+    if (list) list.push(event);
+    else index.set(key, [event]);
+  }
+  for (const list of index.values()) list.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+  indexes.set(events, { length: events.length, byObject: index });
+  return index;
+}
+
 export function eventsAbout(snapshot: Snapshot, ref: ObjectRef): ClusterEvent[] {
-  return snapshot.objects.events
-    .filter((event) => {
-      const inv = event.involved;
-      if (inv.kind !== ref.kind || inv.name !== ref.name || inv.namespace !== ref.namespace) return false;
-      return !ref.uid || !inv.uid || inv.uid === ref.uid;
-    })
-    .sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
+  const about = eventIndex(snapshot.objects.events).get(involvedKey(ref.kind, ref.namespace, ref.name)) ?? [];
+  return about.filter((event) => !ref.uid || !event.involved.uid || event.involved.uid === ref.uid);
 }
 
 /**

@@ -17,9 +17,24 @@ export function isOwnerKind(kind: string): kind is OwnerKind {
   return (ownerKinds as readonly string[]).includes(kind);
 }
 
+// Each owner collection by namespace and name, built once per list: a triage of many pods
+// walks every pod's owner chain.
+// A live read appends to its lists: an index is kept for the length it was built at.
+const ownerIndexes = new WeakMap<readonly Owned[], { length: number; byName: Map<string, Owned> }>();
+
 export function findOwner(snapshot: Snapshot, kind: OwnerKind, namespace: string, name: string): Owned | undefined {
   const list = snapshot.objects[collectionOfKind[kind]] as Owned[];
-  return list.find((o) => o.metadata?.name === name && (o.metadata?.namespace ?? 'default') === namespace);
+  let index = ownerIndexes.get(list)?.byName;
+  if (!index || ownerIndexes.get(list)?.length !== list.length) {
+    index = new Map();
+    // The first of a repeated name wins, as the scan it replaces found it.
+    for (const o of list) {
+      const key = `${o.metadata?.namespace ?? 'default'}\u0000${o.metadata?.name ?? ''}`;
+      if (!index.has(key)) index.set(key, o);
+    }
+    ownerIndexes.set(list, { length: list.length, byName: index });
+  }
+  return index.get(`${namespace}\u0000${name}`);
 }
 
 function controllerOf(metadata: V1ObjectMeta | undefined): V1OwnerReference | undefined {

@@ -42,7 +42,8 @@ const DUMP_KINDS =
 export async function writeDumpDir(c: TestCluster, dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   await Promise.all(DUMP_KINDS.split(',').map(async (kind) => {
-    const { stdout } = await c.kubectl(['get', kind, '-A', '-o', 'yaml']);
+    // Nodes with their managedFields, as the README captures them: who cordoned a node.
+    const { stdout } = await c.kubectl(['get', kind, '-A', '-o', 'yaml', ...(kind === 'nodes' ? ['--show-managed-fields'] : [])]);
     writeFileSync(join(dir, `${kind}.yaml`), stdout);
   }));
   // The README's capture of cluster-autoscaler's status: that ConfigMap only (an empty list when none).
