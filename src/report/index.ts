@@ -3,6 +3,7 @@
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { reportHuman } from './human/index.js';
 import { reportJson } from './json.js';
+import { reportMarkdown } from './markdown/index.js';
 import { reportYaml } from './yaml.js';
 import type { Writer } from './writer.js';
 
@@ -14,6 +15,7 @@ const byFormat = {
   wide: (d, out) => reportHuman(d, out, { wide: true }),
   json: reportJson,
   yaml: reportYaml,
+  markdown: reportMarkdown,
 } satisfies Record<string, Reporter>;
 
 export type Output = keyof typeof byFormat;

@@ -28,7 +28,7 @@ describe('__complete', () => {
     { name: 'one pod per run: nothing after the name', args: ['web-0', ''], values: [], directive: noFileComp },
     { name: '-n offers namespaces', args: ['-n', 's'], values: ['shop'], directive: noFileComp },
     { name: '--namespace= offers namespaces with the flag', args: ['--namespace=k'], values: ['--namespace=kube-system'], directive: noFileComp },
-    { name: '-o offers the output formats', args: ['-o', ''], values: ['human', 'wide', 'json', 'yaml'], directive: noFileComp },
+    { name: '-o offers the output formats', args: ['-o', ''], values: ['human', 'wide', 'json', 'yaml', 'markdown'], directive: noFileComp },
     { name: '--color= offers its choices', args: ['--color=a'], values: ['--color=auto', '--color=always'], directive: noFileComp },
     { name: '--from-dump lets the shell complete files', args: ['--from-dump', ''], values: [], directive: directives.default },
     { name: '--kubeconfig lets the shell complete files', args: ['--kubeconfig', 'ho'], values: [], directive: directives.default },
@@ -116,7 +116,7 @@ describe('completion bash|zsh|fish', () => {
   // program does (bash itself splits the word at "=") and answers for bash's current word.
   it.each([
     { line: 'kubectl-why_pending --output=j', words: ['kubectl-why_pending', '--output', '=', 'j'], reply: ['json'] },
-    { line: 'kubectl-why_pending -o ', words: ['kubectl-why_pending', '-o', ''], reply: ['human', 'wide', 'json', 'yaml'] },
+    { line: 'kubectl-why_pending -o ', words: ['kubectl-why_pending', '-o', ''], reply: ['human', 'wide', 'json', 'yaml', 'markdown'] },
     { line: 'kubectl-why_pending --from-d', words: ['kubectl-why_pending', '--from-d'], reply: ['--from-dump'] },
   ])('bash completes "$line"', ({ line, words, reply }) => {
     const script = runCli(['completion', 'bash']).stdout;

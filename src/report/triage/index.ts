@@ -5,6 +5,7 @@ import type { Writer } from '../writer.js';
 import { toYaml } from '../yaml.js';
 import type { TriageV1 } from './contract.js';
 import { reportTriageHuman } from './human.js';
+import { reportTriageMarkdown } from '../markdown/triage.js';
 
 export const triageReporters: Readonly<Record<Output, (t: TriageV1, out: Writer) => void>> = {
   human: reportTriageHuman,
@@ -12,4 +13,5 @@ export const triageReporters: Readonly<Record<Output, (t: TriageV1, out: Writer)
   wide: reportTriageHuman,
   json: (t, out) => out.write(`${unicodeEscapeControls(JSON.stringify(t, null, 2))}\n`),
   yaml: (t, out) => out.write(toYaml(t)),
+  markdown: reportTriageMarkdown,
 };

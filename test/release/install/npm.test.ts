@@ -46,6 +46,6 @@ describe('npm pack + npm install -g', () => {
 
   it('puts kubectl_complete-why_pending on PATH, so kubectl completes the plugin', () => {
     expect(spawnSync('sh', ['-c', `test -x "${path.join(prefix, 'bin', 'kubectl_complete-why_pending')}"`]).status).toBe(0);
-    expect(runWithPath('kubectl', ['__complete', 'why-pending', '-o', ''], pathDirs).stdout).toBe('human\nwide\njson\nyaml\n:4\n');
+    expect(runWithPath('kubectl', ['__complete', 'why-pending', '-o', ''], pathDirs).stdout).toBe('human\nwide\njson\nyaml\nmarkdown\n:4\n');
   });
 });
