@@ -104,3 +104,19 @@ export function unresolvableWhenAboveAllocatable(minor: number): boolean {
 export function draExtendedResourcesEnabled(minor: number): boolean {
   return minor >= 36;
 }
+
+/** The DRA features a release's scheduler allocates with, by their gates' defaults (kube_features.go). */
+export interface DraFeatures {
+  /** DRADeviceTaints: beta and on in 1.36, GA in 1.37 (alpha, off, before). */
+  deviceTaints: boolean;
+  /** DRADeviceTaintRules: GA and on in 1.37 (beta but off in 1.36). */
+  deviceTaintRules: boolean;
+  /** DRAPartitionableDevices: beta and on from 1.36; before, a device that consumes counters is never allocated. */
+  partitionableDevices: boolean;
+  /** DRAConsumableCapacity: beta and on from 1.36. */
+  consumableCapacity: boolean;
+}
+
+export function draFeatures(minor: number): DraFeatures {
+  return { deviceTaints: minor >= 36, deviceTaintRules: minor >= 37, partitionableDevices: minor >= 36, consumableCapacity: minor >= 36 };
+}

@@ -136,6 +136,8 @@ export interface AllocationInput {
   allocated: ReadonlyMap<string, string[]>;
   /** Devices allocated in shares (allowMultipleAllocations). */
   shared?: ReadonlyMap<string, DeviceShares>;
+  /** DRAConsumableCapacity (on from 1.36): capacity is checked and devices shared; off, every device is whole. */
+  consumableCapacity?: boolean;
   pools: NodePools;
 }
 
@@ -337,6 +339,7 @@ class Halt extends Error {
 export function allocateOnNode(input: AllocationInput): AllocationOutcome {
   const { claims, classes, allocated, pools } = input;
   const shared = input.shared ?? new Map<string, DeviceShares>();
+  const consumable = input.consumableCapacity ?? true;
   const requests = requestsOf(claims, classes);
   const unmodelledDevice = pools.devices.find((d) => (d.device.bindingConditions?.length ?? 0) > 0);
   if (unmodelledDevice) return { kind: 'notModelled', feature: `device ${unmodelledDevice.id} has binding conditions` };
@@ -390,13 +393,14 @@ export function allocateOnNode(input: AllocationInput): AllocationOutcome {
   const free = (alt: Alternative, claim: number, d: PoolDevice): boolean => {
     if (alt.adminAccess) return !(picking.get(d.id)?.has(claim) ?? false);
     // A device that allows multiple allocations is shared: its capacity decides (capacityFits).
-    if (d.device.allowMultipleAllocations) return true;
+    if (consumable && d.device.allowMultipleAllocations) return true;
     return !allocated.has(d.id) && (picking.get(d.id)?.size ?? 0) === 0;
   };
   // A further share of a device already shared does not charge its counters again.
   const chargesCounters = (d: PoolDevice) => d.consumes.size > 0 && !(d.device.allowMultipleAllocations && shared.has(d.id));
   const countersFit = (d: PoolDevice): boolean => !chargesCounters(d) || countersHold(left.get(`${d.driver}/${d.pool}`), counterUse.get(`${d.driver}/${d.pool}`), d.consumes);
-  const capacityOn = (alt: Alternative, d: PoolDevice) => capacityFits(alt, d, shared.get(d.id)?.capacity, capacityUse.get(d.id));
+  const none = new Map<string, bigint>();
+  const capacityOn = (alt: Alternative, d: PoolDevice) => (consumable ? capacityFits(alt, d, shared.get(d.id)?.capacity, capacityUse.get(d.id)) : none);
   const usableFor = (alt: Alternative, claim: number, d: PoolDevice): boolean =>
     free(alt, claim, d) && selectable(alt, d) && blockingTaints(alt, d).length === 0 && countersFit(d) && capacityOn(alt, d) !== undefined;
 

@@ -125,3 +125,16 @@ export function poolsFor(node: NodeRecord, slices: readonly V1ResourceSlice[], r
   for (const key of [...counters.keys()]) if (!pools.has(key)) counters.delete(key);
   return { devices, pools: [...pools].sort(), incomplete, drivers: [...new Set(slices.map((s) => s.spec.driver))].sort(), counters, invalid };
 }
+
+/**
+ * The pools as a release's allocator sees them: without DRADeviceTaints no taint counts; without
+ * DRAPartitionableDevices a device that consumes counters is never allocated (and counter-only
+ * slices are skipped).
+ */
+export function withFeatures(pools: NodePools, features: { deviceTaints: boolean; partitionableDevices: boolean }): NodePools {
+  if (features.deviceTaints && features.partitionableDevices) return pools;
+  const devices = pools.devices
+    .filter((d) => features.partitionableDevices || d.consumes.size === 0)
+    .map((d) => (features.deviceTaints ? d : { ...d, taints: [] }));
+  return { ...pools, devices, ...(features.partitionableDevices ? {} : { counters: new Map(), invalid: [] }) };
+}

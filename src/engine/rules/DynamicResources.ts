@@ -23,12 +23,12 @@
 import type { ResourceV1ResourceClaim, V1DeviceClass, V1Pod } from '@kubernetes/client-node';
 import type { CollectionName } from '../../snapshot/types.js';
 import { addShare, allocateOnNode, type AllocationOutcome, type DeviceShares, type RequestShortfall, type SelectorMiss } from '../dra/allocate.js';
-import { poolsFor } from '../dra/pools.js';
+import { poolsFor, withFeatures } from '../dra/pools.js';
 import { deviceId } from '../dra/pools.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
 import { extendedResourceClaim, servedExtendedResources, staleExtendedClaim } from '../dra/extended.js';
 import { isGap } from '../../snapshot/types.js';
-import { draExtendedResourcesEnabled, releaseOf } from '../release.js';
+import { draExtendedResourcesEnabled, draFeatures, releaseOf } from '../release.js';
 import type { FilterRule, NodeFacts, NodeNotChecked, RuleContext, RuleReason } from '../model.js';
 
 export interface ResolvedResourceClaim {
@@ -201,8 +201,11 @@ function allocationOn(ctx: RuleContext, node: NodeFacts): AllocationOutcome {
   if (known?.ctx === ctx) return known.outcome;
   const { classes, allocated, shared } = podClaims(ctx);
   const pending = pendingOn(ctx, node);
+  // The release's allocator: which of taints, taint rules, counters and capacity it honours.
+  const features = draFeatures(releaseOf(ctx.snapshot).minor);
+  const pools = () => withFeatures(poolsFor(node.node, ctx.snapshot.objects.resourceSlices, features.deviceTaintRules ? ctx.snapshot.objects.deviceTaintRules : []), features);
   const outcome: AllocationOutcome =
-    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, shared, pools: poolsFor(node.node, ctx.snapshot.objects.resourceSlices, ctx.snapshot.objects.deviceTaintRules) });
+    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, shared, pools: pools(), consumableCapacity: features.consumableCapacity });
   outcomes.set(node, { ctx, outcome });
   return outcome;
 }

@@ -135,3 +135,41 @@ describe('consumable capacity', () => {
     expect(result.requests[0]?.heldBy).toEqual([{ claim: 'default/holder', devices: ['gpu-0'] }]);
   });
 });
+
+describe("the release's DRA features (kube_features.go defaults)", () => {
+  const gpuSlice = (device: V1Device) => ({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: { name: 'n1-gpus' }, spec: { driver: 'gpu.example.com', nodeName: 'n1', pool: { name: 'n1', generation: 1, resourceSliceCount: 1 }, devices: [device] } }) as V1ResourceSlice;
+  const verdictOn = async (version: string, device: V1Device, rules: unknown[] = []) => {
+    const { default: rule } = await import('../../../src/engine/rules/DynamicResources.js');
+    const { buildContext } = await import('../../../src/engine/context.js');
+    const { node: nodeBuilder, pod } = await import('../../support/builders.js');
+    const { resourceClaim } = await import('../../support/volume-builders.js');
+    const target = pod('p').with(resourceClaim('gpu', { claim: 'c' })).obj();
+    const snapshot = {
+      source: { kind: 'dump' as const, description: 'test' },
+      objects: { ...(await import('../../../src/snapshot/types.js')).emptyCollections(), nodes: [nodeBuilder('n1').obj()], pods: [target], resourceClaims: [asking({})], deviceClasses: [gpu], resourceSlices: [gpuSlice(device)], deviceTaintRules: rules as never[] },
+      gaps: [],
+      cluster: { version },
+    };
+    const ctx = buildContext(snapshot, target);
+    const n1 = ctx.nodes[0];
+    if (!n1) throw new Error('no node');
+    return rule.filter(ctx, n1).map((r) => r.detail.kind);
+  };
+  const tainted = { name: 'gpu-0', taints: [{ key: 'unhealthy', effect: 'NoSchedule' }] } as V1Device;
+  const rule = { metadata: { name: 'r' }, spec: { deviceSelector: { driver: 'gpu.example.com' }, taint: { key: 'unhealthy', effect: 'NoSchedule' } } };
+  const partition = { name: 'gpu-0', consumesCounters: [{ counterSet: 'set', counters: { memory: { value: '1Gi' } } }] } as V1Device;
+
+  it('device taints count from 1.36, not in 1.35 (DRADeviceTaints alpha, off)', async () => {
+    expect(await verdictOn('v1.35.2', tainted)).toEqual([]);
+    expect(await verdictOn('v1.36.0', tainted)).toEqual(['devicesShort']);
+  });
+
+  it('DeviceTaintRules count from 1.37 (beta but off in 1.36)', async () => {
+    expect(await verdictOn('v1.36.0', { name: 'gpu-0' } as V1Device, [rule])).toEqual([]);
+    expect(await verdictOn('v1.37.2', { name: 'gpu-0' } as V1Device, [rule])).toEqual(['devicesShort']);
+  });
+
+  it('a device that consumes counters is never allocated before 1.36 (DRAPartitionableDevices off)', async () => {
+    expect(await verdictOn('v1.35.2', partition)).toEqual(['noDevicesOnNode']);
+  });
+});
