@@ -13,6 +13,8 @@ export default {
     // The single executable's main script (scripts/release/run.ts bundles it).
     'src/cli/sea.ts',
     'src/cli/main.ts',
+    // The library: package.json's "exports" (import { diagnose, triage, readDump } from 'kubectl-why-pending').
+    'src/index.ts',
     // Spawned by test/bench/run.ts as a child process of its own.
     'test/bench/read-dump-child.ts',
     // test/bench/live.ts (bench:live) spawns raw-list.ts (plain node) for its reference

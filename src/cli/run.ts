@@ -2,9 +2,8 @@
 // with the registry's rules (src/messages/registry.ts), calls the reporter `-o` names (report/index.ts),
 // and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
-import { diagnose } from '../engine/diagnose.js';
 import { nodeIndex } from '../engine/facts.js';
-import { triage, type TriageScope } from '../engine/triage.js';
+import type { TriageScope } from '../engine/triage.js';
 import { triageReporters } from '../report/triage/index.js';
 import { presentTriage } from '../report/triage/present.js';
 import { parseSelector } from './selector.js';
@@ -13,7 +12,7 @@ import { QueryError, type Query } from '../engine/target.js';
 import { QuantityError } from '../engine/quantity/index.js';
 import { ClusterError, InputError, UnreadableQuantity, UsageError } from '../errors.js';
 import { describeNotFound, describeQuantityProblem, describeQueryProblem, describeUnreadableQuantity } from '../messages/errors.js';
-import { ruleSet } from '../messages/registry.js';
+import { diagnosePod, triagePods } from '../index.js';
 import { escapeTerminal } from '../report/escape.js';
 import { reporters } from '../report/index.js';
 import type { Writer } from '../report/writer.js';
@@ -78,7 +77,7 @@ async function run(argv: string[]): Promise<number> {
   // built once per read, the rest is this pod's diagnosis.
   if (clock) nodeIndex(snapshot);
   clock?.lap('node index');
-  let outcome = diagnose(ruleSet, snapshot, query);
+  let outcome = diagnosePod(snapshot, query);
   clock?.lap('diagnosis');
   // A fix on a node the staged read skipped is confirmed once that node's pods are read: once.
   if (outcome.kind === 'diagnosis' && outcome.diagnosis.podsToConfirmFixes.length > 0 && source.readPodsOn) {
@@ -87,7 +86,7 @@ async function run(argv: string[]): Promise<number> {
     if (target) {
       snapshot = await withProgress((update) => source.readPodsOn?.(first, target, nodes, update) ?? Promise.resolve(first));
       clock?.lap('follow-up read');
-      outcome = diagnose(ruleSet, snapshot, query);
+      outcome = diagnosePod(snapshot, query);
       clock?.lap('second diagnosis');
     }
   }
@@ -142,7 +141,7 @@ function triageScope(source: Source, options: CliOptions): TriageScope {
 async function runTriage(source: Source, options: CliOptions): Promise<number> {
   const scope = triageScope(source, options);
   const snapshot = await withProgress((update) => source.readTriage(scope, update));
-  const diagnoses = triage(ruleSet, snapshot, scope);
+  const diagnoses = triagePods(snapshot, scope);
   triageReporters[options.output](presentTriage({ scope, source: snapshot.source, diagnoses }), writerFor(options));
   launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...diagnoses.flatMap(diagnosisCoverage)]);
   return exitCodes.ok;

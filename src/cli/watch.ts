@@ -4,12 +4,11 @@
 // A pod bound to a node is scheduled, but not yet running until its kubelet says so: that is
 // a change worth a line, not the end.
 import { stageWords } from '../report/triage/human.js';
-import { diagnose } from '../engine/diagnose.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Query } from '../engine/target.js';
-import { triage, type TriageScope } from '../engine/triage.js';
+import type { TriageScope } from '../engine/triage.js';
 import { summarySentence } from '../messages/summary.js';
-import { ruleSet } from '../messages/registry.js';
+import { diagnosePod, triagePods } from '../index.js';
 import { escapeTerminal } from '../report/escape.js';
 import { presentTriage } from '../report/triage/present.js';
 import type { TriageV1 } from '../report/triage/contract.js';
@@ -44,7 +43,7 @@ export async function watchPod(source: Source & { watcher: NonNullable<Source['w
     let trigger = '';
     for (;;) {
       const marks = await w.mark();
-      const outcome = diagnose(ruleSet, await source.read(query, quiet), query);
+      const outcome = diagnosePod(await source.read(query, quiet), query);
       if (outcome.kind === 'notFound') {
         say(out, `${outcome.what} ${query.namespace}/${query.name} not found${last ? ' any more (deleted?)' : ''}.`);
         return exitCodes.notFound;
@@ -83,7 +82,7 @@ export async function watchTriage(source: Source & { watcher: NonNullable<Source
     for (;;) {
       const marks = await w.mark();
       const snapshot = await source.readTriage(scope, quiet);
-      const t = presentTriage({ scope, source: snapshot.source, diagnoses: triage(ruleSet, snapshot, scope) });
+      const t = presentTriage({ scope, source: snapshot.source, diagnoses: triagePods(snapshot, scope) });
       if (t.counts.pending === 0) {
         say(out, `No pending pods left in ${where}. Done.`);
         return exitCodes.ok;
