@@ -23,7 +23,7 @@ export function removeTemporaries(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-function go(): string {
+export function go(): string {
   if (!spawnSync('go', ['version']).error) return 'go';
   if (existsSync('/usr/local/go/bin/go')) return '/usr/local/go/bin/go';
   throw new Error('go is required to build krew for the install tests');
