@@ -20,6 +20,12 @@ if (tooOld) {
   process.exit(exitCodes.environment);
 } else if (command === '__complete' || (command === 'completion' && rest.length === 1 && ['bash', 'zsh', 'fish'].includes(rest[0] ?? ''))) {
   void import('./completion-command.js').then((m) => m.runCompletion(command, rest));
+} else if (command === 'mcp') {
+  // A Model Context Protocol server on stdio (mcp.ts): it runs until its client closes it.
+  void import('./mcp.js').then((m) => m.runMcp(rest)).catch((error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = exitCodes.usage;
+  });
 } else {
   void import('./run.js');
 }

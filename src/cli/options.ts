@@ -30,6 +30,9 @@ Examples:
   kubectl version -o json > case/version.json   # the release whose rules are replayed
   kubectl why-pending web-0 -n shop --from-dump case
 
+  # For AI assistants: a Model Context Protocol server on stdio (see README)
+  kubectl why-pending mcp --context prod
+
   # Every pending pod, grouped by cause (a namespace, all of them, or those a selector picks)
   kubectl why-pending -n shop
   kubectl why-pending -A
