@@ -1,7 +1,7 @@
 // The library as another program imports it: `import { diagnose, triage, readDump } from
 // 'kubectl-why-pending'` through package.json's "exports" (the built dist/index.js and its
 // types), run by Node 24 in a process of its own and type-checked as a consumer's file.
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,24 @@ const t = triage(snapshot, { namespace: 'shop' });
 console.log(JSON.stringify({ json: result.json, markdown: result.text('markdown'), human: result.text(), missing, triage: t.json, triageText: t.text() }));
 `;
 
+/** README's library example and the output it shows. */
+function readmeExample(): { code: string; output: string } {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### As a library'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  const output = /\nprints [\s\S]*?```\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code || !output) throw new Error('README has no library example with its output');
+  return { code, output };
+}
+
 describe('the library', () => {
+  it("prints what README's example says it prints", () => {
+    const { code, output } = readmeExample();
+    const file = path.join(dir, 'readme-example.mjs');
+    writeFileSync(file, code);
+    expect(execFileSync(node, [file], { encoding: 'utf8', cwd: repoRoot })).toBe(output);
+  });
+
   it('diagnoses and triages a dump through the exports map, in the JSON contract and any -o text', () => {
     const file = path.join(dir, 'consumer.mjs');
     writeFileSync(file, consumer);
