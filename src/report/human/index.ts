@@ -52,8 +52,14 @@ function noteLines(d: Diagnosis): string[] {
 const maxReasonLines = 20;
 
 // Reasons that have no table of their own: one line each, nodes grouped by identical text.
-function otherReasons(d: Diagnosis): string[] {
+/** Nodes the table shows a row each for (table.ts): their first reason is in their row. */
+const rowPerNodeUpTo = 40;
+
+function otherReasons(d: Diagnosis, wide: boolean): string[] {
   const shownElsewhere = new Set(['insufficientResource']);
+  // A plain untolerated taint says no more than the row it is the first reason of ("TaintToleration: key=value:Effect").
+  const inRow = (node: Diagnosis['nodes'][number], r: Diagnosis['nodes'][number]['reasons'][number]) =>
+    !wide && d.nodes.length <= rowPerNodeUpTo && r === node.reasons[0] && r.detail.kind === 'untoleratedTaint' && !r.detail.nearest && !r.detail.comparisons;
   const byText = new Map<string, string[]>();
   // Each detail's line once: nodes of one class share their details.
   const texts = new Map<Diagnosis['nodes'][number]['reasons'][number]['detail'], string>();
@@ -61,7 +67,7 @@ function otherReasons(d: Diagnosis): string[] {
     for (const r of node.reasons) {
       if (shownElsewhere.has(r.detail.kind)) continue;
       // A near miss is shown, character by character, under "Near misses".
-      if (toldAsNearMiss(r.detail)) continue;
+      if (toldAsNearMiss(r.detail) || inRow(node, r)) continue;
       let text = texts.get(r.detail);
       if (text === undefined) texts.set(r.detail, (text = `${r.plugin}: ${describeReason(r.detail)}`));
       const named = byText.get(text);
@@ -98,7 +104,7 @@ export function reportHuman(diagnosis: Diagnosis, out: Writer, options: HumanOpt
   sections.push(nominatedLines(d, colors));
   sections.push(nearMisses(d, colors));
   sections.push(fixLines(d, colors, options.wide));
-  const reasons = otherReasons(d);
+  const reasons = otherReasons(d, options.wide);
   if (reasons.length > 0) sections.push([colors.bold(reasons[0] ?? ''), ...reasons.slice(1)]);
   // Where the filters ran and no node is short of anything, the request decides nothing: -o wide.
   const requestDecides = !judgedStages.has(d.stage) || shortfall !== undefined || d.notes.some((n) => n.kind === 'requestExceedsEveryNode');
