@@ -3,22 +3,17 @@
 // them. They read the cluster the server was started for (--kubeconfig, --context), or a dump
 // (--from-dump), and answer with the published contract as structured content (declared as
 // their output schemas: schema/diagnosis.v1.json, schema/triage.v1.json) and the report's text.
-// Errors are tool errors carrying the CLI's one-line message; nothing is ever written.
+// It answers through the library (src/index.ts), as the CLI does. Errors are tool errors carrying
+// the CLI's one-line message; nothing is ever written.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { UnreadableQuantity, UsageError } from '../errors.js';
-import { QueryError } from '../engine/target.js';
-import { QuantityError } from '../engine/quantity/index.js';
-import { describeNotFound, describeQuantityProblem, describeQueryProblem, describeUnreadableQuantity } from '../messages/errors.js';
-import { diagnosePod, triagePods } from '../index.js';
-import { reporters } from '../report/index.js';
-import { present } from '../report/present.js';
-import { triageReporters } from '../report/triage/index.js';
-import { presentTriage } from '../report/triage/present.js';
+import { UsageError } from '../errors.js';
+import { describeError } from '../messages/errors.js';
+import { diagnose, triage } from '../index.js';
 import { dumpSource } from '../sources/dump/read.js';
 import type { Source } from '../sources/source.js';
 import { toolVersion } from '../version.js';
@@ -66,19 +61,6 @@ async function sourceFor(flags: McpFlags, namespace: string | undefined): Promis
   return liveSource(loadConfig(liveOptionsFrom({ ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}), ...(flags.context ? { context: flags.context } : {}), ...(namespace ? { namespace } : {}) }), process.env));
 }
 
-function wordsFor(error: unknown): string {
-  if (error instanceof QueryError) return describeQueryProblem(error.problem);
-  if (error instanceof UnreadableQuantity) return describeUnreadableQuantity(error);
-  if (error instanceof QuantityError) return describeQuantityProblem(error.input, error.problem);
-  return error instanceof Error ? error.message : String(error);
-}
-
-function textOf(write: (out: { write(s: string): void; color: boolean; columns: number | undefined }) => void): string {
-  let text = '';
-  write({ write: (s) => (text += s), color: false, columns: undefined });
-  return text;
-}
-
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
 const tools = [
@@ -110,22 +92,19 @@ export async function runMcp(args: readonly string[]): Promise<void> {
       if (request.params.name === 'diagnose_pod') {
         const source = await sourceFor(flags, input.namespace);
         const query = { namespace: input.namespace ?? source.namespace, name: input.name ?? '' };
-        const snapshot = await source.read(query, () => undefined);
-        const outcome = diagnosePod(snapshot, query);
-        if (outcome.kind === 'notFound') return { isError: true, content: [{ type: 'text', text: describeNotFound(outcome, snapshot.source.description) }] };
-        const d = outcome.diagnosis;
-        return { structuredContent: present(d) as unknown as Record<string, unknown>, content: [{ type: 'text', text: textOf((out) => reporters.human(d, out)) }] };
+        const result = diagnose(await source.read(query, () => undefined), query);
+        if (result.kind === 'notFound') return { isError: true, content: [{ type: 'text', text: result.message }] };
+        return { structuredContent: result.json as unknown as Record<string, unknown>, content: [{ type: 'text', text: result.text() }] };
       }
       if (request.params.name === 'triage_pending_pods') {
         const source = await sourceFor(flags, input.namespace);
         const scope = input.allNamespaces ? {} : { namespace: input.namespace ?? source.namespace };
-        const snapshot = await source.readTriage(scope, () => undefined);
-        const t = presentTriage({ scope, source: snapshot.source, diagnoses: triagePods(snapshot, scope) });
-        return { structuredContent: t as unknown as Record<string, unknown>, content: [{ type: 'text', text: textOf((out) => triageReporters.human(t, out)) }] };
+        const result = triage(await source.readTriage(scope, () => undefined), scope);
+        return { structuredContent: result.json as unknown as Record<string, unknown>, content: [{ type: 'text', text: result.text() }] };
       }
       return { isError: true, content: [{ type: 'text', text: `unknown tool ${request.params.name}` }] };
     } catch (error) {
-      return { isError: true, content: [{ type: 'text', text: wordsFor(error) }] };
+      return { isError: true, content: [{ type: 'text', text: describeError(error) }] };
     }
   });
   await server.connect(new StdioServerTransport());

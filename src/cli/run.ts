@@ -10,8 +10,8 @@ import { parseSelector } from './selector.js';
 import { watchPod, watchTriage } from './watch.js';
 import { QueryError, type Query } from '../engine/target.js';
 import { QuantityError } from '../engine/quantity/index.js';
-import { ClusterError, InputError, UnreadableQuantity, UsageError } from '../errors.js';
-import { describeNotFound, describeQuantityProblem, describeQueryProblem, describeUnreadableQuantity } from '../messages/errors.js';
+import { ClusterError, InputError, UsageError } from '../errors.js';
+import { describeError, describeNotFound } from '../messages/errors.js';
 import { diagnosePod, triagePods } from '../index.js';
 import { escapeTerminal } from '../report/escape.js';
 import { reporters } from '../report/index.js';
@@ -188,14 +188,6 @@ function exitCodeOf(error: unknown): number {
   return exitCodes.internal;
 }
 
-/** The one line for an error; what the engine reports as data is worded here. */
-function wordsFor(error: unknown): string {
-  if (error instanceof QueryError) return describeQueryProblem(error.problem);
-  if (error instanceof UnreadableQuantity) return describeUnreadableQuantity(error);
-  if (error instanceof QuantityError) return describeQuantityProblem(error.input, error.problem);
-  return error instanceof Error ? error.message : String(error);
-}
-
 // A reader that closes the pipe early (`| head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(exitCodes.ok);
@@ -208,7 +200,7 @@ run(process.argv)
   })
   .catch((error: unknown) => {
     const code = exitCodeOf(error);
-    const message = wordsFor(error);
+    const message = describeError(error);
     fail(code === exitCodes.internal ? `internal error: ${message} (please report it; set WHY_PENDING_DEBUG=1 for details)` : message);
     if (code === exitCodes.internal && process.env['WHY_PENDING_DEBUG']) process.stderr.write(`${((error as Error).stack ?? '').split('\n').map(escapeTerminal).join('\n')}\n`);
     process.exitCode = code;

@@ -4,14 +4,12 @@
 // node by score, not by order: this tells which members fit nowhere and what stops them, not
 // which node each would get.
 import type { V1Pod } from '@kubernetes/client-node';
-import { toTime, type Snapshot } from '../snapshot/types.js';
-import { byText } from './order.js';
+import type { Snapshot } from '../snapshot/types.js';
 import { buildContext } from './context.js';
 import { judge } from './judge.js';
 import type { PluginName } from './names.js';
 import type { Rule } from './reasons.js';
-import { podGroupOf } from './story/gang.js';
-import { isTerminal } from './facts.js';
+import { groupPods, podGroupOf } from './story/gang.js';
 
 export interface GangPlacement {
   /** Members bound already, then those placed here, with their node. */
@@ -33,12 +31,7 @@ export interface GangReplay {
 const maxReplayed = 20;
 
 export function placeGang(rules: readonly Rule[], snapshot: Snapshot, target: V1Pod): GangReplay {
-  const name = podGroupOf(target);
-  const namespace = target.metadata?.namespace ?? 'default';
-  // In the order the group's pods were created (the scheduler's queue order), by name within a second.
-  const members = snapshot.objects.pods
-    .filter((p) => (p.metadata?.namespace ?? 'default') === namespace && podGroupOf(p) === name && !isTerminal(p))
-    .sort((a, b) => (toTime(a.metadata?.creationTimestamp) ?? 0) - (toTime(b.metadata?.creationTimestamp) ?? 0) || byText(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+  const members = groupPods(snapshot, target.metadata?.namespace ?? 'default', podGroupOf(target) ?? '');
   const placed: GangPlacement['placed'] = members.filter((p) => p.spec?.nodeName).map((p) => ({ member: p.metadata?.name ?? '', node: p.spec?.nodeName ?? '', bound: true }));
   const unplaced: GangPlacement['unplaced'] = [];
   const waiting = members.filter((p) => !p.spec?.nodeName);

@@ -1,12 +1,13 @@
 // The words for errors the engine reports as data: a name on the command line that names
 // nothing, and a quantity that does not parse. The CLI prints them as its one line.
+import { QuantityError } from '../engine/quantity/index.js';
 import type { QuantityProblem } from '../engine/quantity/parse.js';
 import type { Outcome } from '../engine/diagnose.js';
-import type { QueryProblem } from '../engine/target.js';
-import type { UnreadableQuantity } from '../errors.js';
+import { QueryError, type QueryProblem } from '../engine/target.js';
+import { UnreadableQuantity } from '../errors.js';
 import { list } from './format.js';
 
-export function describeQueryProblem(problem: QueryProblem): string {
+function describeQueryProblem(problem: QueryProblem): string {
   switch (problem.kind) {
     case 'unknownResourceType':
       return `unknown resource type "${problem.type}": use a pod name or one of deploy/, rs/, sts/, ds/, job/, cronjob/`;
@@ -65,7 +66,15 @@ export function describeQuantityProblem(input: string, problem: QuantityProblem)
   return `quantity ${JSON.stringify(input)} is not valid: ${why(problem)}`;
 }
 
-export function describeUnreadableQuantity(error: UnreadableQuantity): string {
+function describeUnreadableQuantity(error: UnreadableQuantity): string {
   const { kind, name, field } = error.place;
   return `${kind === 'Pod' ? 'pod' : 'node'} ${name} ${field}: ${describeQuantityProblem(error.quantity.input, error.quantity.problem)}`;
+}
+
+/** The one line for an error; what the engine reports as data is worded here (the CLI, the MCP server). */
+export function describeError(error: unknown): string {
+  if (error instanceof QueryError) return describeQueryProblem(error.problem);
+  if (error instanceof UnreadableQuantity) return describeUnreadableQuantity(error);
+  if (error instanceof QuantityError) return describeQuantityProblem(error.input, error.problem);
+  return error instanceof Error ? error.message : String(error);
 }

@@ -3,7 +3,7 @@
 // command for changes made with one (labels, uncordon, deleting the victims preemption picks,
 // a container's request). Cluster strings go in as they are; the human reporter escapes them.
 import type { V1NodeSelectorRequirement, V1Taint, V1Toleration } from '@kubernetes/client-node';
-import { formatBytes } from '../engine/quantity/index.js';
+import { formatMilli } from '../engine/quantity/index.js';
 import { Document } from 'yaml';
 import { editsPodSpec, type Change, type Fix, type FixCaution, type FixClass, type RequestPlace, type SpecTarget } from '../engine/fixes/index.js';
 import { formatRequirement } from '../engine/match/nodeSelector.js';
@@ -72,7 +72,7 @@ function changeText(change: Change, respelling = true): string {
       return `${what}; a claim's spec cannot be edited, so make the claim again with the change (for a claim made from a ResourceClaimTemplate, change the template and recreate the pod)`;
     }
     case 'setDeviceCapacity':
-      return `in request ${change.request} of ResourceClaim ${change.claim}, lower the ${change.capacity} capacity request from ${deviceAmount(change.from)} to ${deviceAmount(change.to)}, what the shared device has left; a claim's spec cannot be edited, so make the claim again with the change (for a claim made from a ResourceClaimTemplate, change the template and recreate the pod)`;
+      return `in request ${change.request} of ResourceClaim ${change.claim}, lower the ${change.capacity} capacity request from ${formatMilli(change.from)} to ${formatMilli(change.to)}, what the shared device has left; a claim's spec cannot be edited, so make the claim again with the change (for a claim made from a ResourceClaimTemplate, change the template and recreate the pod)`;
     case 'setRequest': {
       const [from = '', to = '', by = ''] = quantitiesAlike(change.resource, [change.from, change.to, change.from - change.to]);
       return `lower ${placeText(change.place)} ${change.resource} request from ${from} to ${to} (by ${by})`;
@@ -173,15 +173,10 @@ function podSpecFields(changes: readonly Change[]): Record<string, unknown> | un
   return Object.keys(spec).length > 0 ? spec : undefined;
 }
 
-/** A device amount in milli-units as the API writes it: "40Gi", "4", "500m". */
-function deviceAmount(milli: bigint): string {
-  return milli % 1000n === 0n ? formatBytes(milli / 1000n) : `${milli}m`;
-}
-
 /** The claim's request with the change in place, as the claim made again would say it. */
 function claimYaml(change: Extract<Change, { kind: 'tolerateDeviceTaint' | 'setDeviceCapacity' }>): string {
   const [name = '', sub] = change.request.split('/');
-  const fields = change.kind === 'tolerateDeviceTaint' ? { tolerations: [tolerationYaml(change.toleration as V1Toleration)] } : { capacity: { requests: { [change.capacity]: deviceAmount(change.to) } } };
+  const fields = change.kind === 'tolerateDeviceTaint' ? { tolerations: [tolerationYaml(change.toleration as V1Toleration)] } : { capacity: { requests: { [change.capacity]: formatMilli(change.to) } } };
   const request = sub === undefined ? { name, exactly: fields } : { name, firstAvailable: [{ name: sub, ...fields }] };
   const doc = { metadata: { name: change.claim.split('/')[1] ?? '', namespace: change.claim.split('/')[0] ?? '' }, spec: { devices: { requests: [request] } } };
   return new Document(doc).toString({ lineWidth: 0, indentSeq: false, blockQuote: false, doubleQuotedAsJSON: true }).trimEnd();

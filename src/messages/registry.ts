@@ -79,12 +79,12 @@ const byKind = (table: (p: Registered) => KindTable<Detail>) =>
 export const messageOf = byKind((p) => p.messages as KindTable<Detail>);
 /** A few words per kind of detail, for a table cell. */
 export const shortOf = byKind((p) => p.short as KindTable<Detail>);
-/** How the headline groups and tells each kind of detail, where its descriptor says. */
 /** The few words a headline says of a PreFilter failure, where its descriptor gives them. */
 export const preFilterCauseOf = new Map<string, (detail: Detail) => string>(
   plugins.flatMap((p) => Object.entries((p as { preFilterCause?: Record<string, (detail: Detail) => string> }).preFilterCause ?? {})),
 );
 
+/** How the headline groups and tells each kind of detail, where its descriptor says. */
 export const headlineOf = new Map<string, HeadlineGroup<Detail>>(
   plugins.flatMap((p) => Object.entries(p.headline ?? {}) as [string, HeadlineGroup<Detail>][]),
 );

@@ -26,10 +26,9 @@
 // DeviceClass serves (dra/extended.ts) is allocated here like any other.
 import type { ResourceV1ResourceClaim, V1DeviceCapacity, V1DeviceClass, V1DeviceSubRequest, V1DeviceTaint, V1DeviceToleration, V1ExactDeviceRequest, V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { untoleratedTaints } from '../match/tolerations.js';
-import { milliValue, parseQuantity } from '../quantity/index.js';
 import { isNearToleration, nearestToleration, type NearestToleration } from '../match/nearestToleration.js';
 import { celDevice, evaluateSelector, qualified, showValue } from './cel.js';
-import type { Counters, NodePools, PoolDevice, SourcedTaint } from './pools.js';
+import { milliOf, type Counters, type NodePools, type PoolDevice, type SourcedTaint } from './pools.js';
 
 interface Alternative {
   /** `request` or `request/subrequest`. */
@@ -100,14 +99,6 @@ export function addShare(shared: Map<string, DeviceShares>, id: string, claim: s
   const s = shared.get(id) ?? shared.set(id, { capacity: new Map(), claims: [] }).get(id) as DeviceShares;
   s.claims.push(claim);
   for (const [name, v] of Object.entries(consumed ?? {})) s.capacity.set(name, (s.capacity.get(name) ?? 0n) + milliOf(v));
-}
-
-function milliOf(value: unknown): bigint {
-  try {
-    return milliValue(parseQuantity(String(value)));
-  } catch {
-    return 0n;
-  }
 }
 
 /** A device's taint no toleration of the request matches, with the toleration nearest to it. */

@@ -51,7 +51,8 @@ export interface NodePools {
   invalid: string[];
 }
 
-function milli(value: unknown): bigint {
+/** A device quantity (a counter, a capacity) in milli-units; 0 for one that does not parse. */
+export function milliOf(value: unknown): bigint {
   try {
     return milliValue(parseQuantity(String(value)));
   } catch {
@@ -61,7 +62,7 @@ function milli(value: unknown): bigint {
 
 function countersOf(consumes: V1Device['consumesCounters']): Counters {
   const out: Counters = new Map();
-  for (const c of consumes ?? []) out.set(c.counterSet, new Map(Object.entries(c.counters ?? {}).map(([name, v]) => [name, milli(v.value)])));
+  for (const c of consumes ?? []) out.set(c.counterSet, new Map(Object.entries(c.counters ?? {}).map(([name, v]) => [name, milliOf(v.value)])));
   return out;
 }
 
@@ -106,7 +107,7 @@ export function poolsFor(node: NodeRecord, slices: readonly V1ResourceSlice[], r
     c.seen++;
     counted.set(key, c);
     // Counters are the pool's, whichever node their slice names; so is what any device consumes.
-    for (const set of s.spec.sharedCounters ?? []) countersFor(key).sets.set(set.name, new Map(Object.entries(set.counters ?? {}).map(([name, v]) => [name, milli(v.value)])));
+    for (const set of s.spec.sharedCounters ?? []) countersFor(key).sets.set(set.name, new Map(Object.entries(set.counters ?? {}).map(([name, v]) => [name, milliOf(v.value)])));
     for (const device of s.spec.devices ?? []) {
       if ((device.consumesCounters?.length ?? 0) > 0) countersFor(key).consumers.push({ id: deviceId(s.spec.driver, s.spec.pool.name, device.name), consumes: countersOf(device.consumesCounters) });
     }

@@ -8,7 +8,7 @@ import { nodeFacts, podFacts, podKey } from '../facts.js';
 import { cordonTaint } from '../match/tolerations.js';
 import { positionsIn, samePositions } from '../judge.js';
 import type { NodeFacts, RuleContext } from '../model.js';
-import { formatResource } from '../quantity/index.js';
+import { formatMilli, formatResource } from '../quantity/index.js';
 import { requestRulesFor } from '../release.js';
 import type { RequestRules } from '../resources/requests.js';
 import type { Change } from './types.js';
@@ -225,11 +225,6 @@ function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: NodeReco
   return { objects: outObjects, facts: outFacts };
 }
 
-/** A quantity from milli-units, as the API writes it ("40Gi" stays whole, "500m" when fractional). */
-function milliQuantity(milli: bigint): string {
-  return milli % 1000n === 0n ? (milli / 1000n).toString() : `${milli}m`;
-}
-
 /** `claims` with the device tolerations of the changes made (the same list when there are none). */
 function claimsWith(claims: readonly ResourceV1ResourceClaim[], changes: readonly Change[]): ResourceV1ResourceClaim[] {
   const edits = changes.filter((c) => c.kind === 'tolerateDeviceTaint' || c.kind === 'setDeviceCapacity');
@@ -246,7 +241,7 @@ function claimsWith(claims: readonly ResourceV1ResourceClaim[], changes: readonl
       if (!exact) continue;
       if (edit.kind === 'setDeviceCapacity') {
         const capacity = (exact.capacity ??= {});
-        capacity.requests = { ...capacity.requests, [edit.capacity]: milliQuantity(edit.to) };
+        capacity.requests = { ...capacity.requests, [edit.capacity]: formatMilli(edit.to) };
         continue;
       }
       const tolerations = (exact.tolerations ??= []);

@@ -79,3 +79,8 @@ export function formatResource(resourceName: string, amount: bigint): string {
   if (isByteResource(resourceName)) return formatBytes(amount);
   return formatCount(amount);
 }
+
+/** A device amount in milli-units (a counter, a capacity) as the API writes it: "40Gi", "4", "500m". */
+export function formatMilli(milli: bigint): string {
+  return milli % 1000n === 0n ? formatBytes(milli / 1000n) : `${milli}m`;
+}

@@ -11,4 +11,4 @@ export {
   value,
   type Quantity,
 } from './quantity.js';
-export { formatBytes, formatCount, formatCpu, formatResource, isByteResource } from './format.js';
+export { formatBytes, formatCount, formatCpu, formatMilli, formatResource, isByteResource } from './format.js';

@@ -176,38 +176,43 @@ function ctxNamespace(pod: V1Pod): string {
   return pod.metadata?.namespace ?? 'default';
 }
 
-const outcomes = new WeakMap<NodeFacts, { ctx: RuleContext; outcome: AllocationOutcome }>();
+/** What the pod needs of one node's devices, made once per node and context (filter and notCheckedOn both ask). */
+interface OnNode {
+  ctx: RuleContext;
+  /** The extended resources this node leaves to DRA: those it lists none of in allocatable (fit.go). */
+  extended: Map<string, V1DeviceClass>;
+  /** The claims to allocate on the node: the pod's unallocated ones, then the scheduler's for its extended resources. */
+  pending: ResourceV1ResourceClaim[];
+  outcome?: AllocationOutcome;
+}
 
-/** The extended resources this node leaves to DRA: those it lists none of in allocatable (fit.go). */
-function extendedOn(ctx: RuleContext, node: NodeFacts): Map<string, V1DeviceClass> {
-  const { extended } = podClaims(ctx);
-  return new Map([...extended].filter(([resource]) => (node.allocatable[resource] ?? 0n) === 0n));
+const onNodes = new WeakMap<NodeFacts, OnNode>();
+
+function onNode(ctx: RuleContext, node: NodeFacts): OnNode {
+  const known = onNodes.get(node);
+  if (known?.ctx === ctx) return known;
+  const { claims, extended: served } = podClaims(ctx);
+  const extended = new Map([...served].filter(([resource]) => (node.allocatable[resource] ?? 0n) === 0n));
+  const unallocated = claims.filter((c) => !c.status?.allocation);
+  const out: OnNode = { ctx, extended, pending: extended.size > 0 ? [...unallocated, extendedResourceClaim(ctx.pod.pod, extended)] : unallocated };
+  onNodes.set(node, out);
+  return out;
 }
 
 /** What a node's extended resources need read that is not, when a class serves some there. */
 function extendedUnread(ctx: RuleContext, node: NodeFacts): CollectionName[] {
-  return extendedOn(ctx, node).size > 0 ? extendedCollections.filter((c) => isGap(ctx.snapshot, c) !== undefined) : [];
-}
-
-/** The claims to allocate on the node: the pod's unallocated ones, then the scheduler's for its extended resources. */
-function pendingOn(ctx: RuleContext, node: NodeFacts): ResourceV1ResourceClaim[] {
-  const pending = podClaims(ctx).claims.filter((c) => !c.status?.allocation);
-  const extended = extendedOn(ctx, node);
-  return extended.size > 0 ? [...pending, extendedResourceClaim(ctx.pod.pod, extended)] : pending;
+  return onNode(ctx, node).extended.size > 0 ? extendedCollections.filter((c) => isGap(ctx.snapshot, c) !== undefined) : [];
 }
 
 function allocationOn(ctx: RuleContext, node: NodeFacts): AllocationOutcome {
-  const known = outcomes.get(node);
-  if (known?.ctx === ctx) return known.outcome;
+  const on = onNode(ctx, node);
+  if (on.outcome) return on.outcome;
   const { classes, allocated, shared } = podClaims(ctx);
-  const pending = pendingOn(ctx, node);
   // The release's allocator: which of taints, taint rules, counters and capacity it honours.
   const features = draFeatures(releaseOf(ctx.snapshot).minor);
   const pools = () => withFeatures(poolsFor(node.node, ctx.snapshot.objects.resourceSlices, features.deviceTaintRules ? ctx.snapshot.objects.deviceTaintRules : []), features);
-  const outcome: AllocationOutcome =
-    pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: pending, classes, allocated, shared, pools: pools(), consumableCapacity: features.consumableCapacity });
-  outcomes.set(node, { ctx, outcome });
-  return outcome;
+  on.outcome = on.pending.length === 0 ? { kind: 'allocated' } : allocateOnNode({ claims: on.pending, classes, allocated, shared, pools: pools(), consumableCapacity: features.consumableCapacity });
+  return on.outcome;
 }
 
 function reasonOf(outcome: AllocationOutcome, pending: string[]): DynamicResourcesDetail | undefined {
@@ -265,7 +270,7 @@ const rule: FilterRule<'DynamicResources', DynamicResourcesDetail> = {
     const { claims, failure, stale } = podClaims(ctx);
     if (failure) return [];
     if (stale) return [{ plugin: 'DynamicResources', code: 'UnschedulableAndUnresolvable', detail: { kind: 'staleExtendedResourceClaim', claim: stale } }];
-    const pending = pendingOn(ctx, node);
+    const { pending } = onNode(ctx, node);
     if (claims.length === 0 && pending.length === 0) return [];
     // Devices that cannot be told free or taken decide nothing here: the node is not checked.
     if (extendedUnread(ctx, node).length > 0) return [];
@@ -282,9 +287,9 @@ const rule: FilterRule<'DynamicResources', DynamicResourcesDetail> = {
   },
   notCheckedOn(ctx, node): NodeNotChecked | undefined {
     const { failure, stale } = podClaims(ctx);
-    if (failure || stale || pendingOn(ctx, node).length === 0) return undefined;
+    if (failure || stale || onNode(ctx, node).pending.length === 0) return undefined;
     const unread = extendedUnread(ctx, node);
-    if (unread.length > 0) return { kind: 'extendedResourceDevicesUnread', resources: [...extendedOn(ctx, node).keys()], collections: unread };
+    if (unread.length > 0) return { kind: 'extendedResourceDevicesUnread', resources: [...onNode(ctx, node).extended.keys()], collections: unread };
     const outcome = allocationOn(ctx, node);
     if (outcome.kind === 'notEvaluable') return { kind: 'selectorNotEvaluable', expression: outcome.expression, error: outcome.error };
     if (outcome.kind === 'notModelled') return { kind: 'allocatorFeature', feature: outcome.feature };

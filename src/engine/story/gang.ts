@@ -20,6 +20,16 @@ export function podGroupOf(pod: V1Pod): string | undefined {
   return group || undefined;
 }
 
+/**
+ * The group's pods that are not terminal, in the order they were created (the scheduler's queue
+ * order), by name within a second.
+ */
+export function groupPods(snapshot: Snapshot, namespace: string, name: string): V1Pod[] {
+  return snapshot.objects.pods
+    .filter((p) => (p.metadata?.namespace ?? 'default') === namespace && podGroupOf(p) === name && !isTerminal(p))
+    .sort((a, b) => (toTime(a.metadata?.creationTimestamp) ?? 0) - (toTime(b.metadata?.creationTimestamp) ?? 0) || byText(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+}
+
 export interface GangMember {
   name: string;
   /** Its node, once bound. */
@@ -58,9 +68,7 @@ export function gangOf(snapshot: Snapshot, pod: V1Pod): Gang | undefined {
   const namespace = pod.metadata?.namespace ?? 'default';
   const group: PodGroupRecord | undefined = snapshot.objects.podGroups.find((g) => (g.metadata?.namespace ?? 'default') === namespace && g.metadata?.name === name);
   const found = group ? true : isGap(snapshot, 'podGroups') ? undefined : false;
-  const pods = snapshot.objects.pods
-    .filter((p) => (p.metadata?.namespace ?? 'default') === namespace && podGroupOf(p) === name && !isTerminal(p))
-    .sort((a, b) => (toTime(a.metadata?.creationTimestamp) ?? 0) - (toTime(b.metadata?.creationTimestamp) ?? 0) || byText(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+  const pods = groupPods(snapshot, namespace, name);
   const members = pods.map((p): GangMember => ({ name: p.metadata?.name ?? '', ...(p.spec?.nodeName ? { node: p.spec.nodeName } : {}) }));
   const owners = new Map<string, ObjectRef>();
   for (const p of pods) {

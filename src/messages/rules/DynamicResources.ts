@@ -2,7 +2,7 @@
 import rule, { type DynamicResourcesDetail, type RequestShortfall, type SelectorMiss } from '../../engine/rules/DynamicResources.js';
 import type { DeviceTaintMiss } from '../../engine/dra/allocate.js';
 import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
-import { formatBytes } from '../../engine/quantity/index.js';
+import { formatMilli } from '../../engine/quantity/index.js';
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { extendedClaimName } from '../../engine/dra/extended.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
@@ -41,24 +41,19 @@ function taintMiss(t: DeviceTaintMiss): string {
   return `${t.device} is tainted ${formatTaint(t.taint as V1Taint)}${t.rule !== undefined ? ` by DeviceTaintRule ${t.rule}` : ''}${near}`;
 }
 
-/** An amount in milli-units as the API writes it: "40Gi", "4", "500m". */
-function amount(milli: bigint): string {
-  return milli % 1000n === 0n ? formatBytes(milli / 1000n) : `${milli}m`;
-}
-
 type CountersShort = NonNullable<RequestShortfall['countersShort']>[number];
 type CapacityShort = NonNullable<RequestShortfall['capacityShort']>[number];
 
 /** "gpu-0-whole needs 40Gi of counter memory in set gpu-0-counters, 20Gi left" */
 function counterShort(c: CountersShort): string {
   const by = c.usedBy.length > 0 ? ` (the rest consumed by ${list(c.usedBy.map((u) => `${u.device} of ${list(u.claims)}`))})` : '';
-  return `${c.device} needs ${amount(c.needs)} of counter ${c.counter} in set ${c.counterSet}, ${amount(c.left)} left${by}`;
+  return `${c.device} needs ${formatMilli(c.needs)} of counter ${c.counter} in set ${c.counterSet}, ${formatMilli(c.left)} left${by}`;
 }
 
 /** "gpu-0 has 10Gi of its memory left, the request takes 20Gi" */
 function capacityShort(c: CapacityShort): string {
   if (!c.has) return `${c.device} has no capacity ${c.capacity}`;
-  return `${c.device} has ${amount(c.left)} of its ${c.capacity} left, the request takes ${amount(c.wants)}`;
+  return `${c.device} has ${formatMilli(c.left)} of its ${c.capacity} left, the request takes ${formatMilli(c.wants)}`;
 }
 
 /** "request gpu (class gpu.example.com) wants 1 device: 4 devices on the node, 2 match, 0 free; held by ml/a (gpu-0)" */

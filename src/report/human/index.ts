@@ -18,7 +18,7 @@ import { nominatedLines } from './nominated.js';
 import { requestLines, shortfallTable } from './resources.js';
 import { schedulerLines } from './scheduler.js';
 import { stageLines } from './stage.js';
-import { nodeTable } from './table.js';
+import { maxRowsPerNode, nodeTable } from './table.js';
 
 export interface HumanOptions {
   wide: boolean;
@@ -52,14 +52,12 @@ function noteLines(d: Diagnosis): string[] {
 const maxReasonLines = 20;
 
 // Reasons that have no table of their own: one line each, nodes grouped by identical text.
-/** Nodes the table shows a row each for (table.ts): their first reason is in their row. */
-const rowPerNodeUpTo = 40;
 
 function otherReasons(d: Diagnosis, wide: boolean): string[] {
   const shownElsewhere = new Set(['insufficientResource']);
   // A plain untolerated taint says no more than the row it is the first reason of ("TaintToleration: key=value:Effect").
   const inRow = (node: Diagnosis['nodes'][number], r: Diagnosis['nodes'][number]['reasons'][number]) =>
-    !wide && d.nodes.length <= rowPerNodeUpTo && r === node.reasons[0] && r.detail.kind === 'untoleratedTaint' && !r.detail.nearest && !r.detail.comparisons;
+    !wide && d.nodes.length <= maxRowsPerNode && r === node.reasons[0] && r.detail.kind === 'untoleratedTaint' && !r.detail.nearest && !r.detail.comparisons;
   const byText = new Map<string, string[]>();
   // Each detail's line once: nodes of one class share their details.
   const texts = new Map<Diagnosis['nodes'][number]['reasons'][number]['detail'], string>();

@@ -19,7 +19,8 @@ export interface TableOptions {
   colors: Palette;
 }
 
-const maxRowsPerNode = 40;
+/** Nodes up to this many get a row each; above, nodes whose cells read the same share one. */
+export const maxRowsPerNode = 40;
 /**
  * Rows shown at most: a pod pinned to one hostname gives each of 5,000 nodes a row of its own,
  * and a table of 5,000 rows is read by nobody (-o json lists every node).
