@@ -3,13 +3,10 @@
 // decoder), so that the uncordon fix can name it (engine/fixes/uncordon.ts) at the cost of a
 // few bytes on cordoned nodes only.
 import type { V1ManagedFieldsEntry } from '@kubernetes/client-node';
+import { isObject } from './object.js';
 
 /** The bytes a managedFields array holds when some entry set spec.unschedulable. */
 export const cordonMarker = '"f:unschedulable"';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The one entry's reduced form: its manager, operation and time, and the field itself. */
 export function cordonEntry(manager: string, operation: string | undefined, time: string | undefined): V1ManagedFieldsEntry {

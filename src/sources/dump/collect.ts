@@ -7,6 +7,7 @@ import { InputError } from '../../errors.js';
 import { emptyCollections, toTime, type CollectionName, type Collections, type SourceNote } from '../../snapshot/types.js';
 import { sortObject, type Located } from './objects.js';
 import { slim } from './slim.js';
+import { isObject } from '../object.js';
 
 interface Version {
   resourceVersion?: string;
@@ -35,10 +36,6 @@ function detach<T>(value: T, where: string): T {
     // The one value JSON cannot hold that a parser gives: YAML's alias to an enclosing anchor.
     throw new InputError(`${where}: the object contains itself (a YAML alias inside its own anchor); write the value out in full`);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string | undefined {

@@ -5,14 +5,11 @@ import { apiResources, collectionOfKind, toTime, type ClusterEvent, type Collect
 import { InputError } from '../../errors.js';
 import { collectionOfItemKind } from './captured.js';
 import { validateObject } from './validate.js';
+import { isObject } from '../object.js';
 
 export interface Located {
   object: Record<string, unknown>;
   where: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Every object in a document, with where it was found for error messages. */

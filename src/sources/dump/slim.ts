@@ -10,12 +10,9 @@
 // Annotations stay: the engine reads several (kubernetes.io/limit-ranger among them).
 
 import { cordonEntries } from '../cordon.js';
+import { isObject } from '../object.js';
 
 const unreadContainerFields = ['env', 'envFrom', 'command', 'args', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Of a Pod's managedFields entry, only which containers' requests it wrote. */
 function requestsWritten(entry: unknown): unknown {

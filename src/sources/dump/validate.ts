@@ -5,6 +5,7 @@
 // A field that is absent or null is fine unless marked required (the engine reads it without a
 // default); inside lists and maps every item must have the shape. Unknown fields are ignored.
 import { InputError } from '../../errors.js';
+import { isObject } from '../object.js';
 
 type Shape =
   | { type: 'string' | 'number' | 'boolean' | 'quantity' | 'map'; required?: boolean }
@@ -342,10 +343,6 @@ interface Problem {
   found: unknown;
 }
 
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function expectedOf(shape: Shape): string {
   switch (shape.type) {
     case 'string':
@@ -376,7 +373,7 @@ function fits(value: unknown, shape: Shape): boolean {
     case 'listOf':
       return Array.isArray(value);
     default:
-      return isMap(value);
+      return isObject(value);
   }
 }
 
@@ -430,7 +427,7 @@ function describeFound(value: unknown): string {
 }
 
 function objectLabel(kind: string, object: Record<string, unknown>): string {
-  const meta = isMap(object['metadata']) ? object['metadata'] : {};
+  const meta = isObject(object['metadata']) ? object['metadata'] : {};
   const name = typeof meta['name'] === 'string' ? meta['name'] : undefined;
   const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : undefined;
   if (name === undefined) return kind;

@@ -17,6 +17,7 @@ import { parse as parseYaml } from 'yaml';
 import { ClusterError, UsageError } from '../../errors.js';
 import type { LiveOptions } from './flags.js';
 import { Kubeconfig } from './kubeconfig.js';
+import { isObject } from '../object.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -47,10 +48,6 @@ interface Merged {
 
 const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-function isRecord(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function str(record: Raw | undefined, key: string): string | undefined {
   const value = record?.[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -77,7 +74,7 @@ function resolveAgainst(dir: string, record: Raw | undefined, keys: string[]): R
 function resolveUserPaths(dir: string, user: Raw | undefined): Raw | undefined {
   const out = resolveAgainst(dir, user, ['client-certificate', 'client-key', 'token-file']);
   const exec = out?.['exec'];
-  if (out && isRecord(exec)) {
+  if (out && isObject(exec)) {
     const command = str(exec, 'command');
     // A bare command name is looked up on PATH; only a path is relative to the file.
     if (command && command.includes('/') && !path.isAbsolute(command)) out['exec'] = { ...exec, command: path.join(dir, command) };
@@ -101,7 +98,7 @@ function readKubeconfig(file: string, optional: boolean): Raw | undefined {
     throw new ClusterError(`reading kubeconfig ${file}: not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
   }
   if (doc === null || doc === undefined) return {};
-  if (!isRecord(doc)) throw new ClusterError(`reading kubeconfig ${file}: expected a kubeconfig (kind: Config), found ${Array.isArray(doc) ? 'a list' : typeof doc}`);
+  if (!isObject(doc)) throw new ClusterError(`reading kubeconfig ${file}: expected a kubeconfig (kind: Config), found ${Array.isArray(doc) ? 'a list' : typeof doc}`);
   return doc;
 }
 
@@ -117,11 +114,11 @@ function mergeInto(merged: Merged, doc: Raw, file: string): void {
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) throw new ClusterError(`reading kubeconfig ${file}: ${section} is not a list`);
     for (const entry of list) {
-      if (!isRecord(entry)) continue;
+      if (!isObject(entry)) continue;
       const name = str(entry, 'name');
       if (!name || into.has(name)) continue; // the first file to name it wins
       const body = entry[field];
-      into.set(name, fix(isRecord(body) ? body : {}) ?? {});
+      into.set(name, fix(isObject(body) ? body : {}) ?? {});
     }
   }
   const current = str(doc, 'current-context');
@@ -345,8 +342,8 @@ function clientUser(name: string, raw: Raw): User {
     ...(str(raw, 'client-certificate') ? { certFile: str(raw, 'client-certificate') } : {}),
     ...(str(raw, 'client-key-data') ? { keyData: str(raw, 'client-key-data') } : {}),
     ...(str(raw, 'client-key') ? { keyFile: str(raw, 'client-key') } : {}),
-    ...(isRecord(raw['exec']) ? { exec: raw['exec'] } : {}),
-    ...(isRecord(raw['auth-provider']) ? { authProvider: raw['auth-provider'] } : {}),
+    ...(isObject(raw['exec']) ? { exec: raw['exec'] } : {}),
+    ...(isObject(raw['auth-provider']) ? { authProvider: raw['auth-provider'] } : {}),
     ...(token ? { token } : {}),
     ...(str(raw, 'username') ? { username: str(raw, 'username'), password: str(raw, 'password') ?? '' } : {}),
   };
