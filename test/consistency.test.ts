@@ -2,18 +2,11 @@
 // headline's counts, the node table, the fixes, the scheduler section, the nominated-pod section
 // and the not-checked section are held against each other and against -o json.
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../src/engine/diagnose.js';
 import type { Diagnosis } from '../src/engine/diagnosis.js';
-import { ruleSet } from '../src/messages/registry.js';
 import { reportHuman } from '../src/report/human/index.js';
 import { present } from '../src/report/present.js';
-import { readDump } from '../src/sources/dump/read.js';
-import { folderNames, readScenario, scenariosRoot } from './support/scenario-folders.js';
-
-interface Expected {
-  query: { namespace: string; name: string };
-  dump?: string;
-}
+import { folderNames, scenariosRoot } from './support/scenario-folders.js';
+import { scenarioDiagnosis } from './support/scenario-diagnosis.js';
 
 function human(d: Diagnosis, wide: boolean): string {
   let text = '';
@@ -37,10 +30,8 @@ function tableRows(text: string): Map<string, string> | undefined {
 
 describe('no section contradicts another', () => {
   it.each(folderNames(scenariosRoot))('%s', async (folder) => {
-    const { expected, dump } = readScenario<Expected>(scenariosRoot, folder);
-    const outcome = diagnose(ruleSet, await readDump(dump, process.stdin), expected.query);
-    if (outcome.kind !== 'diagnosis') return;
-    const d = outcome.diagnosis;
+    const d = await scenarioDiagnosis(folder);
+    if (!d) return;
     const json = JSON.parse(JSON.stringify(present(d))) as { summary: string; counts: Diagnosis['counts']; nodes: { name: string; verdict: string }[] };
     const text = human(d, true);
 

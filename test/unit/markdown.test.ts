@@ -4,13 +4,13 @@
 // its own info string, and no cluster string turns into HTML, a link or emphasis.
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/engine/diagnose.js';
 import { ruleSet } from '../../src/messages/registry.js';
 import { fixText } from '../../src/messages/fixes.js';
 import { reportMarkdown } from '../../src/report/markdown/index.js';
 import { mdCode, mdText } from '../../src/report/markdown/escape.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { folderNames, readScenario, scenariosRoot } from '../support/scenario-folders.js';
+import { scenarioDiagnosis } from '../support/scenario-diagnosis.js';
 
 const md = new MarkdownIt({ html: true, linkify: false });
 
@@ -27,10 +27,8 @@ function inlineKinds(tokens: Token[]): string[] {
 
 describe('-o markdown of every scenario folder', () => {
   it.each(folderNames(scenariosRoot))('%s', async (folder) => {
-    const { expected, dump } = readScenario<Expected>(scenariosRoot, folder);
-    const outcome = diagnose(ruleSet, await readDump(dump, process.stdin), expected.query);
-    if (outcome.kind !== 'diagnosis') return;
-    const d = outcome.diagnosis;
+    const d = await scenarioDiagnosis(folder);
+    if (!d) return;
     let text = '';
     reportMarkdown(d, { write: (s) => (text += s), color: false, columns: 120 });
     const tokens = md.parse(text, {});

@@ -4,7 +4,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { diagnose } from '../../src/engine/diagnose.js';
 import { ruleSet } from '../../src/messages/registry.js';
 import { triage } from '../../src/engine/triage.js';
 import { reportJson } from '../../src/report/json.js';
@@ -13,6 +12,7 @@ import { presentTriage } from '../../src/report/triage/present.js';
 import { reportYaml, toYaml } from '../../src/report/yaml.js';
 import { readDump } from '../../src/sources/dump/read.js';
 import { folderNames, readScenario, scenariosRoot, triageScenariosRoot } from '../support/scenario-folders.js';
+import { scenarioDiagnosis } from '../support/scenario-diagnosis.js';
 
 const both = (text: string) => [parse(text), parse(text, { version: '1.1' })];
 
@@ -74,13 +74,12 @@ describe('the YAML writer', () => {
 describe('-o yaml holds the -o json data, for every scenario folder', () => {
   for (const folder of folderNames(scenariosRoot)) {
     it(folder, async () => {
-      const { expected, dump } = readScenario<{ query: { namespace: string; name: string }; dump?: string }>(scenariosRoot, folder);
-      const outcome = diagnose(ruleSet, await readDump(dump, process.stdin), expected.query);
-      if (outcome.kind !== 'diagnosis') return;
+      const d = await scenarioDiagnosis(folder);
+      if (!d) return;
       let json = '';
       let yaml = '';
-      reportJson(outcome.diagnosis, { write: (s) => (json += s), color: false });
-      reportYaml(outcome.diagnosis, { write: (s) => (yaml += s), color: false });
+      reportJson(d, { write: (s) => (json += s), color: false });
+      reportYaml(d, { write: (s) => (yaml += s), color: false });
       for (const read of both(yaml)) expect(read).toEqual(JSON.parse(json));
     });
   }
