@@ -24,7 +24,8 @@ import { exitCodes } from './exit-codes.js';
 import { diagnosisCoverage } from './coverage.js';
 import { cpuMs } from './cpu.js';
 import { launchHooks } from './hooks.js';
-import { buildProgram, type CliOptions } from './options.js';
+import { buildCaptureProgram, buildProgram, type CliOptions } from './options.js';
+import { saveCapture, type ReadLog } from './capture.js';
 import { toolVersion } from '../version.js';
 
 function useColor(choice: CliOptions['color']): boolean {
@@ -37,20 +38,23 @@ function useColor(choice: CliOptions['color']): boolean {
 let exitWhenDone = false;
 
 async function run(argv: string[]): Promise<number> {
-  const program = buildProgram(toolVersion);
+  // `kubectl why-pending capture ...`: the same selection and reads, written instead of reported.
+  const capturing = argv[2] === 'capture';
+  const program = capturing ? buildCaptureProgram(toolVersion) : buildProgram(toolVersion);
   program.configureOutput({ writeErr: () => undefined, writeOut: (s) => process.stdout.write(s) });
   try {
-    program.parse(argv);
+    program.parse(capturing ? [...argv.slice(0, 2), ...argv.slice(3)] : argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return exitCodes.ok;
       // Commander puts a suggestion on a line of its own; ours are one line.
-      fail(`${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see kubectl why-pending --help)`);
+      fail(`${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see kubectl why-pending${capturing ? ' capture' : ''} --help)`);
       return exitCodes.usage;
     }
     throw error;
   }
-  const options = program.opts<CliOptions>();
+  const options = program.opts<CliOptions & { filename?: string }>();
+  if (capturing) options.save = options.filename;
   const name = program.args[0];
   if (name !== undefined && (options.allNamespaces || options.selector !== undefined)) {
     throw new UsageError(`${options.allNamespaces ? '-A/--all-namespaces' : '-l/--selector'} picks pods without a name; give a pod name or ${options.allNamespaces ? '-A' : '-l'}, not both`);
@@ -58,7 +62,12 @@ async function run(argv: string[]): Promise<number> {
   if (options.allNamespaces && options.namespace !== undefined) throw new UsageError('-A/--all-namespaces and -n/--namespace together: give one');
   if (options.watch && options.fromDump) throw new UsageError('--watch reads a live cluster; a dump does not change');
   if (options.watch && options.output !== 'human') throw new UsageError('--watch prints lines as things change: use it without -o');
-  const source = await sourceFor(options, program.opts());
+  if (options.save !== undefined && options.fromDump) throw new UsageError('--save writes what a live read read; a dump is a file already (share it as it is)');
+  if (options.save !== undefined && options.watch) throw new UsageError('--save and --watch together: save one diagnosis with --save, then watch');
+  if (options.redactNames && options.save === undefined) throw new UsageError('--redact-names goes with --save (or kubectl why-pending capture)');
+  const logs: ReadLog[] = [];
+  const source = await sourceFor(options, program.opts(), logs);
+  const save = options.save === undefined ? undefined : { path: options.save, redactNames: options.redactNames === true, logs, capturing };
   if (options.watch && source.watcher) {
     // A watch the server has not ended yet may hold a socket after the last line is printed.
     exitWhenDone = true;
@@ -66,7 +75,7 @@ async function run(argv: string[]): Promise<number> {
     if (name === undefined) return watchTriage(watching, triageScope(source, options), writerFor(options));
     return watchPod(watching, { namespace: source.namespace, name }, writerFor(options));
   }
-  if (name === undefined) return runTriage(source, options);
+  if (name === undefined) return runTriage(source, options, save);
   const { namespace } = source;
   const query = { namespace, name };
   const clock = timingsWanted() ? new Timings() : undefined;
@@ -90,11 +99,18 @@ async function run(argv: string[]): Promise<number> {
       clock?.lap('second diagnosis');
     }
   }
+  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection: { namespace, name } }, snapshot, source, save.logs) : [];
   if (outcome.kind === 'notFound') {
+    if (save?.capturing) process.stdout.write(`${saved.map(escapeTerminal).join('\n')}\n`);
     fail(describeNotFound(outcome, snapshot.source.description));
     return exitCodes.notFound;
   }
+  if (save?.capturing) {
+    process.stdout.write(`${saved.map(escapeTerminal).join('\n')}\n`);
+    return exitCodes.ok;
+  }
   reporters[options.output](outcome.diagnosis, writerFor(options));
+  if (saved.length > 0) process.stderr.write(`${saved.map(escapeTerminal).join('\n')}\n`);
   clock?.lap('report');
   if (clock) process.stderr.write(`timings: ${clock.summary()}\n`);
   launchHooks.covered(['pod', options.fromDump ? 'dump' : 'live', options.output, ...diagnosisCoverage(outcome.diagnosis)]);
@@ -138,11 +154,26 @@ function triageScope(source: Source, options: CliOptions): TriageScope {
   };
 }
 
-async function runTriage(source: Source, options: CliOptions): Promise<number> {
+interface SaveRequest {
+  path: string;
+  redactNames: boolean;
+  logs: ReadLog[];
+  /** `capture`: the capture's lines go to stdout in place of the report. */
+  capturing: boolean;
+}
+
+async function runTriage(source: Source, options: CliOptions, save: SaveRequest | undefined): Promise<number> {
   const scope = triageScope(source, options);
   const snapshot = await withProgress((update) => source.readTriage(scope, update));
+  const selection = { ...(scope.namespace !== undefined ? { namespace: scope.namespace } : { allNamespaces: true }), ...(options.selector !== undefined ? { selector: options.selector } : {}) };
+  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection }, snapshot, source, save.logs) : [];
+  if (save?.capturing) {
+    process.stdout.write(`${saved.map(escapeTerminal).join('\n')}\n`);
+    return exitCodes.ok;
+  }
   const diagnoses = triagePods(snapshot, scope);
   triageReporters[options.output](presentTriage({ scope, source: snapshot.source, diagnoses }), writerFor(options));
+  if (saved.length > 0) process.stderr.write(`${saved.map(escapeTerminal).join('\n')}\n`);
   launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...diagnoses.flatMap(diagnosisCoverage)]);
   return exitCodes.ok;
 }
@@ -156,11 +187,12 @@ function writerFor(options: CliOptions): Writer {
 }
 
 // A dump needs no kubeconfig; a live read uses the context's namespace unless -n says otherwise.
-async function sourceFor(options: CliOptions, raw: Record<string, unknown>): Promise<Source> {
+// `logs` gets each transport a live read makes (a capture's manifest says how each kind was read).
+async function sourceFor(options: CliOptions, raw: Record<string, unknown>, logs: ReadLog[]): Promise<Source> {
   if (options.fromDump) return dumpSource(options.fromDump, process.stdin, options.namespace);
   // Loaded only for a live read: a dump needs none of the HTTP and kubeconfig machinery.
   const { liveOptionsFrom, loadConfig, liveSource } = await import('../sources/live/index.js');
-  return liveSource(loadConfig(liveOptionsFrom(raw), process.env));
+  return liveSource(loadConfig(liveOptionsFrom(raw), process.env), { onTransport: (transport) => logs.push(transport) });
 }
 
 async function readWithProgress(source: Source, query: Query): Promise<Snapshot> {

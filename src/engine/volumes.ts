@@ -2,9 +2,7 @@
 // VolumeRestrictions, NodeVolumeLimits, VolumeZone), with storagehelpers' class rules.
 import type { V1ObjectMeta, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1StorageClass } from '@kubernetes/client-node';
 import type { Snapshot } from '../snapshot/types.js';
-
-const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
-export const selectedNodeAnnotation = 'volume.kubernetes.io/selected-node';
+import { readAnnotations } from './annotations.js';
 
 export interface PodClaimRef {
   /** The pod's volume name. */
@@ -38,14 +36,14 @@ export function findStorageClass(snapshot: Snapshot, name: string): V1StorageCla
 
 /** storagehelpers.GetPersistentVolumeClaimClass: the beta annotation wins over the field. */
 export function claimClassName(claim: V1PersistentVolumeClaim): string {
-  const annotated = claim.metadata?.annotations?.[betaStorageClassAnnotation];
+  const annotated = claim.metadata?.annotations?.[readAnnotations.betaStorageClass];
   if (annotated !== undefined) return annotated;
   return claim.spec?.storageClassName ?? '';
 }
 
 /** storagehelpers.GetPersistentVolumeClass. */
 export function volumeClassName(volume: V1PersistentVolume): string {
-  const annotated = volume.metadata?.annotations?.[betaStorageClassAnnotation];
+  const annotated = volume.metadata?.annotations?.[readAnnotations.betaStorageClass];
   if (annotated !== undefined) return annotated;
   return volume.spec?.storageClassName ?? '';
 }

@@ -219,7 +219,7 @@ export type SourceNote =
     };
 
 export interface Snapshot {
-  source: { kind: 'dump' | 'live'; description: string };
+  source: { kind: 'dump' | 'live' | 'capture'; description: string };
   /** Known objects. A collection named in `gaps` may be empty or partial. */
   objects: Collections;
   gaps: Gap[];

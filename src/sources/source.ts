@@ -20,4 +20,6 @@ export interface Source {
   /** A live source can wait for a change (WATCH requests); a dump never changes. */
   watcher?(target: WatchTarget): Watcher;
   readPodsOn?(earlier: Snapshot, target: V1Pod, nodes: readonly string[], progress: (line: string) => void): Promise<Snapshot>;
+  /** A live source: the API server's gitVersion (`/version`), for a capture's manifest; undefined when it cannot be read. */
+  serverVersion?(): Promise<string | undefined>;
 }

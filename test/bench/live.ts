@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -290,6 +291,21 @@ try {
     return engineMs(m.stderr).reportMs;
   };
 
+  // A capture of the case once per case (round 1): its time beside the diagnosis's, its size
+  // beside the raw JSON of every pod (the reference LIST), and the same answer read back.
+  const captureDir = mkdtempSync(path.join(os.tmpdir(), 'wp-bench-capture-'));
+  const captures = new Map<string, { wallSeconds: number; maxRssMB: number; bytes: number; uncompressed: number }>();
+  const runCapture = async (k: BenchCase): Promise<void> => {
+    const name = (k.pod['metadata'] as { name: string }).name;
+    const file = path.join(captureDir, `case-${k.id}.tar.gz`);
+    const m = await measure(launcher, ['capture', name, '-n', BENCH_NAMESPACE, '-f', file], env, true);
+    const bytes = readFileSync(file);
+    const back = await measure(launcher, [name, '-n', BENCH_NAMESPACE, '-o', 'json', '--from-dump', file], env, true);
+    const counts = (JSON.parse(back.stdout) as { counts: { byFirstPlugin: Record<string, number> } }).counts.byFirstPlugin;
+    if (JSON.stringify(counts) !== JSON.stringify(results.get(k.id)?.[0]?.byFirstPlugin)) throw new Error(`case (${k.id}): the capture reads back ${JSON.stringify(counts)}`);
+    captures.set(k.id, { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, bytes: bytes.length, uncompressed: gunzipSync(bytes).length });
+  };
+
   for (let r = 1; r <= runs; r++) {
     say(`round ${r} of ${runs}`);
     for (const k of cases) {
@@ -298,6 +314,9 @@ try {
       say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}, cpu ${got.diagnosisCpuMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
       if (r === 1) {
         yamlReportMs.set(k.id, await runYaml(k));
+        await runCapture(k);
+        const cap = captures.get(k.id);
+        if (cap) say(`  (${k.id}) capture ${cap.wallSeconds.toFixed(2)} s (${(cap.wallSeconds / got.wallSeconds).toFixed(2)}x the diagnosis), ${cap.maxRssMB.toFixed(0)} MB, ${(cap.bytes / 1e3).toFixed(0)} KB .tar.gz (${(cap.uncompressed / 1e6).toFixed(2)} MB uncompressed)`);
         say(`  (${k.id}) -o yaml report ${yamlReportMs.get(k.id)?.toFixed(0)} ms`);
       }
       if (args.peer) {

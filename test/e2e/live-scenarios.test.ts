@@ -10,12 +10,14 @@
 //     pin would change: those are pinned by cordoning every other node (harness/probe.ts);
 //   - scheduler.agrees is true where the scheduler's message has per-node counts;
 //   - the user sent nothing but get, list and watch (audit log; see harness/why-pending.ts);
+//   - the capture --save wrote of that read gives the very same diagnosis (JSON, whole);
 //   - a dump of the same cluster gives the same diagnosis through --from-dump.
 //
 // One control plane serves the whole file; between scenarios every namespace, pod, node and
 // cluster-scoped scenario object is deleted and the test waits until they are gone.
 // WHY_PENDING_E2E_CLUSTER=fresh starts a control plane per scenario instead (slower; see the
 // timing lines). Scenarios run in file-name order.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitSchedulerMessage } from '../support/scheduler-reasons.js';
 import { requests, writes } from './harness/audit.js';
@@ -56,7 +58,8 @@ const show = (verdicts: Map<string, NodeVerdict>) => [...verdicts].map(([n, v]) 
 async function checkTarget(c: TestCluster, s: CaptureScenario, t: Target, timer: Timer): Promise<string> {
   const nodeNames = s.nodes.map((n) => n.name);
   const args = [t.query, '-n', t.namespace, '-o', 'json'];
-  const live = await whyPending(c, VIEWER, args);
+  const saved = join(c.dir, `${s.name}-${t.query.replace('/', '-')}.capture.tar.gz`);
+  const live = await whyPending(c, VIEWER, [...args, '--save', saved]);
   timer.lap('live');
   expect(live.code, describeRun(live)).toBe(0);
   const json = live.json as DiagnosisJson;
@@ -83,6 +86,12 @@ async function checkTarget(c: TestCluster, s: CaptureScenario, t: Target, timer:
   if (t.stage === 'AdmissionRejected') {
     expect(json.stageDetail.failures?.map((f) => f.message)).toContain(t.failedCreate);
   }
+
+  // The capture --save wrote of that very read gives the very same diagnosis, whole.
+  const fromCapture = await whyPending(c, undefined, [...args, '--from-dump', saved]);
+  expect(fromCapture.code, describeRun(fromCapture)).toBe(0);
+  expect(fromCapture.json, 'the diagnosis from the capture of the live read').toEqual(json);
+  timer.lap('capture');
 
   // Round trip: the same cluster as a dump.
   const dump = await dumpCluster(c, `${s.name}-${t.query.replace('/', '-')}`);

@@ -5,7 +5,10 @@
 // diagnosis is partial but still useful: exit 0, the JSON gaps name every permission the user
 // lacked (list nodes at cluster scope first of all), each named permission really is denied
 // and every refused request is named, the scheduler's message is still read and explained,
-// and the human output names the missing permissions. Everything read-only (audit log).
+// and the human output names the missing permissions. The capture --save writes of that read
+// names the refusals in its manifest and gives the same diagnosis. Everything read-only (audit log).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSchedulerMessage } from '../../src/engine/scheduler-message/index.js';
 import { ruleSet } from '../../src/messages/registry.js';
@@ -84,8 +87,14 @@ describe('a namespace-only reader gets a partial diagnosis', () => {
         const u = c.users.get(user);
         if (!u) throw new Error(`no user ${user}`);
         expect(user === CERT_USER ? u.certFile : u.token, `${user} authenticates with a ${user === CERT_USER ? 'certificate' : 'token'}`).toBeTruthy();
-        const run = await whyPending(c, user, args);
+        const saved = join(c.dir, `${s.name}-${user}.capture`);
+        const run = await whyPending(c, user, [...args, '--save', saved]);
         expect(run.code, describeRun(run)).toBe(0);
+        // The capture of this partial read says what was refused, and reads back the same.
+        const fromCapture = await whyPending(c, undefined, [...args, '--from-dump', saved]);
+        expect(fromCapture.json, 'the diagnosis from the capture of the namespace-only read').toEqual(run.json);
+        const manifest = JSON.parse(readFileSync(join(saved, 'manifest.json'), 'utf8')) as { collections: Record<string, { state: string; permission?: unknown }> };
+        if (t.stage !== 'AdmissionRejected') expect(manifest.collections['nodes']).toMatchObject({ state: 'refused', permission: { verb: 'list', resource: 'nodes', scope: 'cluster' } });
         expect(run.audited.length, 'the run read the cluster').toBeGreaterThan(0);
         const json = run.json as DiagnosisJson;
         expect(json.stage, 'the same stage as the full reader\'s').toBe(fullJson.stage);

@@ -8,12 +8,11 @@
 import type { ResourceV1ResourceClaim, V1Container, V1DeviceClass, V1DeviceRequest, V1Pod } from '@kubernetes/client-node';
 import { parseQuantity, value } from '../quantity/index.js';
 import { byText } from '../order.js';
+import { readAnnotations } from '../annotations.js';
 
 /** The name of the claim the scheduler keeps in memory until PreBind writes it (specialClaimInMemName). */
 export const extendedClaimName = '<extended-resources>';
 const implicitPrefix = 'deviceclass.resource.kubernetes.io/';
-/** resourceapi.ExtendedResourceClaimAnnotation: the claim the scheduler wrote for a pod's extended resources. */
-const extendedClaimAnnotation = 'resource.kubernetes.io/extended-resource-claim';
 
 /**
  * schedutil.IsDRAExtendedResourceName: an extended resource (a domain-prefixed name outside
@@ -135,7 +134,7 @@ export function staleExtendedClaim(pod: V1Pod, claims: readonly ResourceV1Resour
   const uid = pod.metadata?.uid;
   return claims.find(
     (c) =>
-      c.metadata?.annotations?.[extendedClaimAnnotation] === 'true' &&
+      c.metadata?.annotations?.[readAnnotations.extendedResourceClaim] === 'true' &&
       (c.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === uid && o.name === pod.metadata?.name) &&
       (c.spec?.devices?.requests?.length ?? 0) > 0,
   );

@@ -5,6 +5,7 @@
 import type { V1Container, V1LimitRange, V1ObjectMeta, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import { findOwner, isOwnerKind, ownerChain } from '../owners.js';
+import { readAnnotations } from '../annotations.js';
 
 /** A pod spec as someone wrote it, and the object that holds it. */
 export interface WrittenSpec {
@@ -40,7 +41,7 @@ export function containerIn(written: WrittenSpec, name: string): V1Container | u
 
 /** The object as `kubectl apply` last wrote it, when it carries the annotation and it parses. */
 function lastAppliedSpec(kind: string, metadata: V1ObjectMeta | undefined): V1PodSpec | undefined {
-  const text = metadata?.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+  const text = metadata?.annotations?.[readAnnotations.lastApplied];
   if (!text) return undefined;
   try {
     return podSpecOf(kind, JSON.parse(text) as Templated);

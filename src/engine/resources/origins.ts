@@ -9,6 +9,7 @@
 import type { V1Container, V1LimitRange, V1ManagedFieldsEntry, V1Pod } from '@kubernetes/client-node';
 import { toResourceList } from './amounts.js';
 import { containerIn, type OriginSources, type WrittenSpec } from './originSources.js';
+import { readAnnotations } from '../annotations.js';
 
 export type OriginEvidence = 'podSpec' | 'managedFields' | 'ownerTemplate' | 'lastApplied' | 'limitRangerAnnotation';
 
@@ -33,7 +34,7 @@ export interface RequestOrigin {
 
 /** Without `sources`, only what the pod itself proves (the scheduler's view of other pods needs no more). */
 export function requestOrigins(pod: V1Pod, sources?: OriginSources): RequestOrigin[] {
-  const fromLimitRange = limitRangerDefaults(pod.metadata?.annotations?.['kubernetes.io/limit-ranger']);
+  const fromLimitRange = limitRangerDefaults(pod.metadata?.annotations?.[readAnnotations.limitRanger]);
   const origins: RequestOrigin[] = [];
   const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   for (const container of all) {

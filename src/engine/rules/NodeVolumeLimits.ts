@@ -23,6 +23,7 @@ import type { V1CSINode, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1V
 import type { Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, RuleReason, RuleContext } from '../model.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs } from '../volumes.js';
+import { readAnnotations } from '../annotations.js';
 
 export interface NewVolume {
   /** The pod's volume name. */
@@ -46,7 +47,6 @@ export interface NodeVolumeLimitsDetail {
 
 type NodeVolumeLimitsReason = RuleReason<'NodeVolumeLimits', NodeVolumeLimitsDetail>;
 
-const migratedPluginsAnnotation = 'storage.alpha.kubernetes.io/migrated-plugins';
 
 interface InTreePlugin {
   plugin: string;
@@ -67,7 +67,7 @@ const uncountedPlugins = ['kubernetes.io/azure-file', 'kubernetes.io/vsphere-vol
 function migrationOn(csiNode: V1CSINode | undefined, plugin: InTreePlugin): boolean {
   if (!csiNode) return false;
   if (plugin.alwaysOn) return true;
-  const listed = csiNode.metadata?.annotations?.[migratedPluginsAnnotation] ?? '';
+  const listed = csiNode.metadata?.annotations?.[readAnnotations.migratedPlugins] ?? '';
   return listed.split(',').includes(plugin.plugin);
 }
 

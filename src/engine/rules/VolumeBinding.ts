@@ -24,14 +24,14 @@ import type {
 import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../match/labelSelector.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
-import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, selectedNodeAnnotation, volumeClassName } from '../volumes.js';
+import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, volumeClassName } from '../volumes.js';
 import type { FilterRule, NodeFacts, PodFacts, PreFilterOutcome, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { claimProvisioning, type ClaimProvisioning } from '../story/claims.js';
 import { podPinAgainst, type PinAgainstVolume } from '../story/pin.js';
 import { compare, parseQuantity, type Quantity } from '../quantity/index.js';
+import { readAnnotations } from '../annotations.js';
 
-const bindCompletedAnnotation = 'pv.kubernetes.io/bind-completed';
 const notSupportedProvisioner = 'kubernetes.io/no-provisioner';
 
 function quantityOf(text: string | undefined): Quantity {
@@ -123,7 +123,7 @@ function fail(detail: VolumeBindingDetail): Analysis {
 }
 
 function isFullyBound(claim: V1PersistentVolumeClaim): boolean {
-  return Boolean(claim.spec?.volumeName) && Object.hasOwn(claim.metadata?.annotations ?? {}, bindCompletedAnnotation);
+  return Boolean(claim.spec?.volumeName) && Object.hasOwn(claim.metadata?.annotations ?? {}, readAnnotations.bindCompleted);
 }
 
 const analyze = oncePerCycle((ctx: RuleContext) => analyzeUncached(ctx.snapshot, ctx.pod));
@@ -337,7 +337,7 @@ function unboundClaims(snapshot: Snapshot, delayed: V1PersistentVolumeClaim[], n
   const name = (c: V1PersistentVolumeClaim) => c.metadata?.name ?? '';
   // A claim already handed to a provisioner for another node can only go there (fast path).
   const elsewhere = delayed.filter((c) => {
-    const selected = c.metadata?.annotations?.[selectedNodeAnnotation];
+    const selected = c.metadata?.annotations?.[readAnnotations.selectedNode];
     return selected !== undefined && selected !== node.name;
   });
   if (elsewhere.length > 0) {
@@ -345,13 +345,13 @@ function unboundClaims(snapshot: Snapshot, delayed: V1PersistentVolumeClaim[], n
       claim: name(c),
       storageClass: claimClassName(c),
       candidates: [],
-      cause: { why: 'selectedNodeElsewhere', selectedNode: c.metadata?.annotations?.[selectedNodeAnnotation] ?? '' },
+      cause: { why: 'selectedNodeElsewhere', selectedNode: c.metadata?.annotations?.[readAnnotations.selectedNode] ?? '' },
     }));
   }
   const toProvision: { claim: V1PersistentVolumeClaim; candidates: UnbindableClaim['candidates'] }[] = [];
   const toMatch: V1PersistentVolumeClaim[] = [];
   for (const claim of delayed) {
-    if (claim.metadata?.annotations?.[selectedNodeAnnotation] !== undefined) toProvision.push({ claim, candidates: [] });
+    if (claim.metadata?.annotations?.[readAnnotations.selectedNode] !== undefined) toProvision.push({ claim, candidates: [] });
     else toMatch.push(claim);
   }
   // Smallest request first, so that each claim gets the smallest PV that fits (byPVCSize).

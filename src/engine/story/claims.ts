@@ -8,10 +8,8 @@ import type { Snapshot } from '../../snapshot/types.js';
 import type { EventGroup } from './events.js';
 import { eventsAbout } from '../events.js';
 import { groupByReason } from './events.js';
+import { readAnnotations } from '../annotations.js';
 
-// pv_controller.go AnnStorageProvisioner, and the beta one it still writes beside it.
-const storageProvisionerAnnotation = 'volume.kubernetes.io/storage-provisioner';
-const betaStorageProvisionerAnnotation = 'volume.beta.kubernetes.io/storage-provisioner';
 
 /** Event reasons kept per claim, newest first. */
 const reasonsKept = 4;
@@ -27,7 +25,7 @@ export interface ClaimProvisioning {
 
 export function claimProvisioning(snapshot: Snapshot, claim: V1PersistentVolumeClaim, storageClass: V1StorageClass | undefined): ClaimProvisioning {
   const annotations = claim.metadata?.annotations ?? {};
-  const annotated = annotations[storageProvisionerAnnotation] ?? annotations[betaStorageProvisionerAnnotation];
+  const annotated = annotations[readAnnotations.storageProvisioner] ?? annotations[readAnnotations.betaStorageProvisioner];
   const events = eventsAbout(snapshot, {
     kind: 'PersistentVolumeClaim',
     namespace: claim.metadata?.namespace ?? 'default',

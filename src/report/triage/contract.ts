@@ -53,7 +53,7 @@ export interface TriageV1 {
   kind: 'Triage';
   /** The why-pending release that wrote it. */
   version: string;
-  source: { kind: 'dump' | 'live'; description: string };
+  source: { kind: 'dump' | 'live' | 'capture'; description: string };
   scope: { namespace: string | null; selector?: string };
   /** Pending pods in the scope, and the causes they fall into. */
   counts: { pending: number; groups: number };

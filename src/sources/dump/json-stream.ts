@@ -7,6 +7,7 @@
 // top-level values one after the other are read as several documents.
 import { InputError } from '../../errors.js';
 import type { DocumentSink } from './objects.js';
+import { maxNesting } from './limits.js';
 import { parseJsonPiece } from './parse.js';
 import type { TextSegment } from './position.js';
 
@@ -190,6 +191,7 @@ export class JsonSplitter {
             break;
           }
           if (depth === 1) this.itemsNext = false;
+          if (depth >= maxNesting) this.fail(i, `nested deeper than ${maxNesting.toLocaleString('en-US')} levels: no Kubernetes object is; the file is damaged or not a dump`);
           this.open.push(b === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET);
           break;
         case CLOSE_BRACE:

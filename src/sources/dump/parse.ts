@@ -9,6 +9,7 @@
 // are the reference.
 import { loadAll } from 'js-yaml';
 import { parseAllDocuments, visit, type Document } from 'yaml';
+import { maxNesting } from './limits.js';
 import { InputError } from '../../errors.js';
 import { locateJsonFault } from './json-errors.js';
 import { positionInLines, positionInText, type LineSegment, type TextSegment } from './position.js';
@@ -63,6 +64,11 @@ function fastYaml(text: string): unknown[] | undefined {
 export function parseYamlPiece(piece: { text: string; lines: readonly LineSegment[] }, fileLabel: string, anchors?: Anchors): unknown[] {
   // Anchors are followed from piece to piece by the `yaml` package only; a %YAML directive may
   // ask for YAML 1.1, which only it honours here.
+  const deep = flowNestingPast(piece.text, maxNesting);
+  if (deep !== undefined) {
+    const at = positionInLines(piece.lines, deep.line, deep.column);
+    throw new InputError(`${fileLabel}: line ${at.line}, column ${at.column}: nested deeper than ${maxNesting.toLocaleString('en-US')} levels: no Kubernetes object is; the file is damaged or not a dump`);
+  }
   const fast = anchorOrAlias.test(piece.text) || /^%/m.test(piece.text) ? undefined : fastYaml(piece.text);
   if (fast) return fast;
   const documents = parseAllDocuments(piece.text, { uniqueKeys: false, intAsBigInt: false });
@@ -91,6 +97,46 @@ export function parseYamlPiece(piece: { text: string; lines: readonly LineSegmen
     if (value !== null && value !== undefined) out.push(value);
   }
   return out;
+}
+
+/**
+ * Where YAML's flow collections (`[`, `{`) first nest deeper than `limit`, outside quoted
+ * scalars and comments; undefined when they never do. The parser follows nesting by recursion,
+ * and a stack overflow is no message for a user.
+ */
+function flowNestingPast(text: string, limit: number): { line: number; column: number } | undefined {
+  if (text.length < limit) return undefined;
+  let depth = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      line++;
+      lineStart = i + 1;
+    } else if (c === '[' || c === '{') {
+      if (++depth > limit) return { line, column: i - lineStart + 1 };
+    } else if (c === ']' || c === '}') {
+      depth = Math.max(0, depth - 1);
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+      const end = text.indexOf('\n', i);
+      i = (end < 0 ? text.length : end) - 1;
+    } else if (c === '"' || c === "'") {
+      // A quoted scalar: a doubled quote inside single quotes, a backslash escape inside double.
+      for (i++; i < text.length; i++) {
+        if (text[i] === '\n') {
+          line++;
+          lineStart = i + 1;
+        }
+        if (c === '"' && text[i] === '\\') i++;
+        else if (text[i] === c) {
+          if (c === "'" && text[i + 1] === "'") i++;
+          else break;
+        }
+      }
+    }
+  }
+  return undefined;
 }
 
 function firstLine(error: unknown): string {

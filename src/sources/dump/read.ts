@@ -3,7 +3,7 @@
 // object at a time (json-stream.ts, yaml-stream.ts), so that a dump of any size is read in
 // memory bounded by what the snapshot keeps.
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { collectionNames, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
@@ -15,6 +15,9 @@ import { JsonReader, JsonSplitter } from './json-stream.js';
 import { ObjectReader } from './objects.js';
 import { YamlReader, YamlSplitter } from './yaml-stream.js';
 import { byText } from '../../engine/order.js';
+import { manifestFile } from '../capture/manifest.js';
+import { captureSnapshot, isManifestPath, manifestSnapshot } from '../capture/read.js';
+import { isGzip, unpackTarGz, type ArchiveFile } from '../capture/tar.js';
 
 const dumpExtensions = new Set(['.yaml', '.yml', '.json']);
 /** Bytes read before deciding JSON or YAML, unless the input is shorter. */
@@ -77,7 +80,7 @@ export function progressMeter(
 }
 
 async function readInput(
-  chunks: AsyncIterable<unknown>,
+  chunks: AsyncIterable<unknown> | Iterable<unknown>,
   label: string,
   objects: ObjectReader,
   meter: ReturnType<typeof progressMeter>,
@@ -113,33 +116,72 @@ export interface ReadDumpOptions {
   progress?: (line: string) => void;
 }
 
+/** The files of a dump: paths to stream from, or (a .tar.gz) entries already in memory. */
+type DumpFile = string | ArchiveFile;
+
+async function startsWithGzip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return isGzip(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What `target` holds: its dump files, and the capture manifest's text when it has one. */
+async function dumpFiles(target: string): Promise<{ files: DumpFile[]; manifest?: string }> {
+  let info;
+  try {
+    info = await stat(target);
+  } catch (error) {
+    throw describeFsError(target, error);
+  }
+  if (info.isDirectory()) {
+    const files = await filesIn(target);
+    const manifest = files.find((f) => f === path.join(target, manifestFile));
+    if (!manifest) return { files };
+    return { files: files.filter((f) => f !== manifest), manifest: await readFile(manifest, 'utf8') };
+  }
+  if (!(await startsWithGzip(target))) return { files: [target] };
+  // A capture written as .tar.gz, or any folder of dump files tarred and gzipped.
+  const entries = (await unpackTarGz(createReadStream(target), target)).filter((e) => dumpExtensions.has(path.extname(e.path).toLowerCase()));
+  const top = entries.filter((e) => isManifestPath(e.path) && e.path.split('/').length <= 2);
+  if (top.length > 1) throw new InputError(`reading capture ${target}: it holds ${top.length} manifests; one capture per archive`);
+  const manifest = top[0];
+  return { files: entries.filter((e) => e !== manifest), ...(manifest ? { manifest: manifest.bytes.toString('utf8') } : {}) };
+}
+
 export async function readDump(target: string, stdin: NodeJS.ReadableStream, options: ReadDumpOptions = {}): Promise<Snapshot> {
   const collector = new Collector();
   const captured = new Set<CollectionName>();
   const objects = new ObjectReader((found) => collector.add(found));
   const meter = progressMeter(options.progress);
+  let manifest: string | undefined;
   if (target === '-') {
     await readInput(stdin, '<stdin>', objects, meter);
   } else {
-    let info;
-    try {
-      info = await stat(target);
-    } catch (error) {
-      throw describeFsError(target, error);
-    }
-    const files = info.isDirectory() ? await filesIn(target) : [target];
-    if (files.length === 0) throw new InputError(`reading dump ${target}: the directory holds no .yaml, .yml or .json file`);
-    for (const file of files) {
+    const found = await dumpFiles(target);
+    manifest = found.manifest;
+    if (found.files.length === 0 && manifest === undefined) throw new InputError(`reading dump ${target}: ${path.extname(target) === '' ? 'the directory' : 'the archive'} holds no .yaml, .yml or .json file`);
+    for (const file of found.files) {
+      const label = typeof file === 'string' ? file : `${target}: ${file.path}`;
       try {
-        await readInput(createReadStream(file, { highWaterMark: 1 << 20 }), file, objects, meter);
-        const named = collectionOfFile(file);
+        await readInput(typeof file === 'string' ? createReadStream(file, { highWaterMark: 1 << 20 }) : [file.bytes], label, objects, meter);
+        const named = collectionOfFile(typeof file === 'string' ? file : file.path);
         if (named) captured.add(named);
       } catch (error) {
         if (error instanceof InputError) throw error;
         if ((error as NodeJS.ErrnoException).code === undefined) throw error;
-        throw describeFsError(file, error);
+        throw describeFsError(label, error);
       }
     }
+  }
+  if (manifest !== undefined) {
+    // A capture: its manifest says what was read; an empty collection there is known empty.
+    const read = manifestSnapshot(manifest, target);
+    const { collections, notes } = collector.finish();
+    return captureSnapshot(target, collections, notes, read);
   }
   if (objects.count === 0) throw new InputError(`reading dump ${target}: it holds no Kubernetes objects`);
   const { collections, notes } = collector.finish();

@@ -842,5 +842,14 @@ export function liveSource(config: LiveConfig, options: ReadLiveOptions = {}): S
     readTriage: (scope, progress) => readTriageLive(config, scope, progress, options),
     watcher: (target) => watcher(config, target),
     readPodsOn: (earlier, target, nodes, progress) => readPodsOn(config, earlier, target, nodes, progress, options),
+    serverVersion: async () => {
+      const transport = new Transport(config, options);
+      options.onTransport?.(transport);
+      try {
+        return (await readClusterVersion(transport)).version;
+      } finally {
+        transport.close();
+      }
+    },
   };
 }

@@ -78,6 +78,14 @@ export interface SentRequest {
   status: number | 'failed';
 }
 
+/** A LIST that completed: how many items the server sent and how many the reader kept. */
+export interface ListRead {
+  path: string;
+  query: Record<string, string>;
+  items: number;
+  kept: number;
+}
+
 interface ListPage {
   items?: unknown[];
   metadata?: { continue?: string };
@@ -207,6 +215,8 @@ function statusOf(answer: Answer): { reason: string; message: string } {
 export class Transport {
   /** Every request sent, retries included, in order. */
   readonly sent: SentRequest[] = [];
+  /** Every LIST that completed, pages together, in the order they ended (a capture's manifest). */
+  readonly lists: ListRead[] = [];
   private readonly base: URL;
   private readonly https: boolean;
   private readonly auth: Kubeconfig;
@@ -302,8 +312,15 @@ export class Transport {
     options: { keep?: (item: T) => boolean; reduce?: (item: T) => T; onPage?: (count: number, items: readonly T[]) => void; dropArrays?: readonly string[]; prefetch?: boolean } = {},
   ): Promise<T[]> {
     const out: T[] = [];
+    let items = 0;
+    const done = (): T[] => {
+      const query = Object.fromEntries(Object.entries(request.query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+      this.lists.push({ path: request.path, query, items, kept: out.length });
+      return out;
+    };
     const absorb = (page: ListPage) => {
       const reduce = page.reduced ? undefined : options.reduce;
+      items += page.items?.length ?? 0;
       for (const item of page.items ?? []) {
         const metadata = (item as { metadata?: Record<string, unknown> }).metadata;
         // Of managedFields, only who cordoned a node is kept (../cordon.ts).
@@ -348,13 +365,14 @@ export class Transport {
         // The continue token expired (410): like client-go's pager, read the rest in one LIST.
         if (!(error instanceof ApiStatusError && error.status === 410 && current.continued)) throw error;
         out.length = 0;
+        items = 0;
         absorb((await this.get({ ...request, dropArrays })) as ListPage);
-        return out;
+        return done();
       }
       absorb(page);
       const token = page.metadata?.continue;
       const following = options.prefetch === false ? (token ? fetchPage(token) : undefined) : await upcoming;
-      if (!following) return out;
+      if (!following) return done();
       current = following;
     }
   }

@@ -1,0 +1,199 @@
+// Writes a capture: the snapshot a diagnosis (or triage) read, redacted (redact.ts), optionally
+// with names replaced (pseudonyms.ts), as one JSON List per collection plus the manifest
+// (manifest.ts), into a new folder or one .tar.gz. Written beside the destination under a
+// temporary name and renamed into place: a capture interrupted leaves nothing half-written.
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError, UsageError } from '../../errors.js';
+import { parseQuery } from '../../engine/target.js';
+import { apiResources, collectionNames, type ClusterEvent, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
+import { captureApiVersion, describeCollections, manifestFile, type CaptureManifest, type CaptureSelection, type ListLike, type SentLike } from './manifest.js';
+import { ephemeralClaims, Pseudonyms, renameInvolved, renameObject, renameTexts } from './pseudonyms.js';
+import { redactObject } from './redact.js';
+import { packTarGz, type ArchiveFile } from './tar.js';
+
+type Json = Record<string, unknown>;
+
+export interface CaptureInput {
+  snapshot: Snapshot;
+  selection: CaptureSelection;
+  toolVersion: string;
+  /** `/version`'s gitVersion; null when it could not be read. */
+  serverVersion: string | null;
+  capturedAt: Date;
+  /** The transport's log of requests and completed LISTs (empty for a snapshot not read live). */
+  sent: readonly SentLike[];
+  lists: readonly ListLike[];
+  redactNames: boolean;
+}
+
+export interface CaptureFiles {
+  files: ArchiveFile[];
+  manifest: CaptureManifest;
+  /** The selection as the capture names it (pseudonyms with --redact-names): how to diagnose it. */
+  selection: CaptureSelection;
+  /** With --redact-names, the names replaced (said to whoever captured, never written). */
+  names?: Pseudonyms;
+}
+
+function isArchivePath(target: string): boolean {
+  return /\.(tar\.gz|tgz)$/i.test(target);
+}
+
+function apiVersionOf(collection: CollectionName): string {
+  const r = apiResources[collection];
+  return r.group === '' ? r.version : `${r.group}/${r.version}`;
+}
+
+/** A ClusterEvent written back as a core/v1 Event that reads back as the same ClusterEvent. */
+function eventObject(e: ClusterEvent, index: number): Json {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `event-${index + 1}`, namespace: e.involved.namespace },
+    involvedObject: { kind: e.involved.kind, namespace: e.involved.namespace, name: e.involved.name, ...(e.involved.uid ? { uid: e.involved.uid } : {}) },
+    type: e.type,
+    reason: e.reason,
+    message: e.message,
+    count: e.count,
+    reportingComponent: e.reporter,
+    ...(e.time !== undefined ? { lastTimestamp: new Date(e.time).toISOString() } : {}),
+  };
+}
+
+/** One file per collection: a List, one object per line, so that a reader can diff two captures. */
+function listFile(items: readonly Json[]): Buffer {
+  return Buffer.from(`{"apiVersion":"v1","kind":"List","items":[\n${items.map((i) => JSON.stringify(i)).join(',\n')}\n]}\n`);
+}
+
+function renameSelection(selection: CaptureSelection, names: Pseudonyms): CaptureSelection {
+  const out: CaptureSelection = { ...selection };
+  if (selection.namespace !== undefined) out.namespace = names.name('namespace', selection.namespace);
+  if (selection.name !== undefined) {
+    const query = parseQuery(selection.name);
+    out.name = query.kind === 'Pod' ? names.name('pod', query.name) : `${selection.name.slice(0, selection.name.indexOf('/'))}/${names.owner(query.kind, query.name)}`;
+  }
+  return out;
+}
+
+function renameGap(gap: Gap, names: Pseudonyms): Gap {
+  if (gap.cause === 'error') return { ...gap, detail: names.text(gap.detail) };
+  if (gap.cause === 'forbidden' && gap.permission.scope.startsWith('namespace ')) {
+    return { ...gap, permission: { ...gap.permission, scope: `namespace ${names.name('namespace', gap.permission.scope.slice('namespace '.length))}` } };
+  }
+  return gap;
+}
+
+/** The capture of `input.snapshot`: its files (relative paths) and its manifest. */
+export function captureFiles(input: CaptureInput): CaptureFiles {
+  const { snapshot } = input;
+  const names = input.redactNames ? new Pseudonyms() : undefined;
+  // Nodes first, then pods, then the rest.
+  const order = ['nodes', 'pods', ...collectionNames.filter((c) => c !== 'nodes' && c !== 'pods' && c !== 'events')] as Exclude<CollectionName, 'events'>[];
+  const objects = new Map<CollectionName, Json[]>();
+  for (const collection of order) {
+    const r = apiResources[collection];
+    objects.set(collection, (snapshot.objects[collection] as unknown as Json[]).map((o) => ({ apiVersion: apiVersionOf(collection), kind: r.kind, ...redactObject(collection, r.kind, o) })));
+  }
+  let events = snapshot.objects.events;
+  let selection = input.selection;
+  if (names) {
+    // Twice: the first pass collects the names (on copies), the second renames.
+    for (const pass of ['collect', 'rename'] as const) {
+      if (pass === 'rename') names.freeze();
+      const claims = new Map<string, string>();
+      for (const pod of snapshot.objects.pods) for (const [from, to] of ephemeralClaims(pod as unknown as Json, names)) claims.set(from, to);
+      selection = renameSelection(input.selection, names);
+      for (const collection of order) {
+        const items = pass === 'collect' ? structuredClone(objects.get(collection) ?? []) : (objects.get(collection) ?? []);
+        for (const item of items) renameObject(collection, String(item['kind']), item, names, claims);
+      }
+      events = snapshot.objects.events.map((e) => ({ ...e, involved: renameInvolved(e.involved, names) }));
+      for (const node of snapshot.podsReadOn ?? []) names.name('node', node);
+    }
+    for (const items of objects.values()) for (const object of items) renameTexts(object, names);
+    events = events.map((e) => ({ ...e, message: names.text(e.message) }));
+  }
+  objects.set('events', events.map(eventObject));
+
+  const gaps = names ? snapshot.gaps.map((g) => renameGap(g, names)) : snapshot.gaps;
+  const podsReadOn = snapshot.podsReadOn && names ? snapshot.podsReadOn.map((n) => names.name('node', n)) : snapshot.podsReadOn;
+  const collections = describeCollections(snapshot, input.sent, input.lists);
+  const files: ArchiveFile[] = [];
+  for (const collection of collectionNames) {
+    const items = objects.get(collection) ?? [];
+    const record = collections[collection];
+    if (names) {
+      record.reads = record.reads.map((r) => ({ ...r, ...(r.namespace !== undefined ? { namespace: names.name('namespace', r.namespace) } : {}), ...(r.name !== undefined ? { name: names.text(r.name) } : {}), ...(r.node !== undefined ? { node: names.name('node', r.node) } : {}), ...(r.fieldSelector !== undefined ? { fieldSelector: names.text(r.fieldSelector) } : {}) }));
+      if (record.permission?.scope.startsWith('namespace ')) record.permission = { ...record.permission, scope: `namespace ${names.name('namespace', record.permission.scope.slice('namespace '.length))}` };
+      if (record.error !== undefined) record.error = names.text(record.error);
+    }
+    if (items.length === 0) continue;
+    const file = `${apiResources[collection].plural}.json`;
+    record.file = file;
+    files.push({ path: file, bytes: listFile(items) });
+  }
+  const manifest: CaptureManifest = {
+    apiVersion: captureApiVersion,
+    kind: 'Capture',
+    tool: { name: 'kubectl-why-pending', version: input.toolVersion },
+    server: { gitVersion: input.serverVersion },
+    capturedAt: input.capturedAt.toISOString(),
+    selection,
+    redacted: { fields: true, names: names !== undefined },
+    collections,
+    snapshot: {
+      gaps,
+      ...(podsReadOn ? { podsReadOn } : {}),
+      ...(snapshot.cluster ? { cluster: snapshot.cluster } : {}),
+      ...(snapshot.notes && snapshot.notes.length > 0 ? { notes: snapshot.notes } : {}),
+    },
+  };
+  files.unshift({ path: manifestFile, bytes: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) });
+  return { files, manifest, selection, ...(names ? { names } : {}) };
+}
+
+async function exists(target: string): Promise<'no' | 'emptyDir' | 'yes'> {
+  try {
+    const info = await stat(target);
+    if (info.isDirectory() && (await readdir(target)).length === 0) return 'emptyDir';
+    return 'yes';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'no';
+    throw error;
+  }
+}
+
+function describeWriteError(target: string, error: unknown): InputError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'its folder does not exist' : code === 'ENOSPC' ? 'no space left on the device' : (error as Error).message;
+  return new InputError(`writing capture ${target}: ${why}`);
+}
+
+/**
+ * Writes the files to `target`: a .tar.gz (or .tgz) holding them in one folder named after
+ * it, else a new folder. An existing file, or a folder that is not empty, is never overwritten.
+ * Returns the bytes written.
+ */
+export async function writeCapture(target: string, files: readonly ArchiveFile[], capturedAt: Date): Promise<number> {
+  const state = await exists(target);
+  if (state === 'yes') throw new UsageError(`${target} already exists: give -f a new path (a capture never overwrites anything)`);
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.partial`);
+  try {
+    if (isArchivePath(target)) {
+      const folder = path.basename(target).replace(/\.(tar\.gz|tgz)$/i, '');
+      const archive = packTarGz(files.map((f) => ({ path: `${folder}/${f.path}`, bytes: f.bytes })), capturedAt);
+      await writeFile(temporary, archive, { flag: 'wx' });
+      await rename(temporary, target);
+      return archive.length;
+    }
+    await mkdir(temporary);
+    for (const file of files) await writeFile(path.join(temporary, file.path), file.bytes, { flag: 'wx' });
+    if (state === 'emptyDir') await rmdir(target);
+    await rename(temporary, target);
+    return files.reduce((sum, f) => sum + f.bytes.length, 0);
+  } catch (error) {
+    await rm(temporary, { recursive: true, force: true });
+    throw describeWriteError(target, error);
+  }
+}
