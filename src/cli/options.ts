@@ -59,14 +59,19 @@ Examples:
 Exit codes: 0 diagnosis printed, 1 internal error, 2 usage error, 3 unreadable input,
 4 pod or owner not found, 5 cluster unreachable or access denied, 6 Node.js too old.`;
 
-export function buildProgram(version: string): Command {
-  const program = new Command('kubectl why-pending')
-    .description('Explain, node by node, why a Pod is stuck in Pending.')
+/** What a diagnosis and a capture select alike: a name, or a namespace, every one, a selector. */
+function withSelection(name: string, version: string): Command {
+  return new Command(name)
     .version(version, '--version', 'print the version and exit')
     .argument('[name]', 'pod name, or an owner as kind/name (deploy/web, rs/web-7d9, sts/db, ds/agent, job/x, cronjob/y); none: every pending pod of the namespace, grouped by cause')
     .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
     .option('-A, --all-namespaces', 'without a name: every pending pod in every namespace, grouped by cause')
-    .option('-l, --selector <selector>', 'without a name: only pending pods whose labels match (k=v, k!=v, k in (a,b), !k)')
+    .option('-l, --selector <selector>', 'without a name: only pending pods whose labels match (k=v, k!=v, k in (a,b), !k)');
+}
+
+export function buildProgram(version: string): Command {
+  const program = withSelection('kubectl why-pending', version)
+    .description('Explain, node by node, why a Pod is stuck in Pending.')
     .option('-w, --watch', 'keep watching (WATCH requests, read-only): print what changes, exit 0 once the pod runs (or nothing is pending)')
     .option('--from-dump <path>', "read a capture or a dump (kubectl get ... -o yaml|json, a directory, a .tar.gz, or '-' for stdin) instead of a cluster")
     .option('--save <path>', 'also write a capture of what this run read (a new folder, or FILE.tar.gz), as kubectl why-pending capture does')
@@ -105,13 +110,8 @@ access denied.`;
 
 /** `kubectl why-pending capture`: the selection of a diagnosis, and where the capture goes. */
 export function buildCaptureProgram(version: string): Command {
-  const program = new Command('kubectl why-pending capture')
+  const program = withSelection('kubectl why-pending capture', version)
     .description('Write what a diagnosis of the selection reads, redacted, to share it.')
-    .version(version, '--version', 'print the version and exit')
-    .argument('[name]', 'pod name, or an owner as kind/name (deploy/web, sts/db, ...); none: every pending pod of the namespace (a triage)')
-    .option('-n, --namespace <namespace>', 'namespace of the pod (default: the context\'s namespace, or "default")')
-    .option('-A, --all-namespaces', 'without a name: every pending pod in every namespace')
-    .option('-l, --selector <selector>', 'without a name: only pending pods whose labels match')
     .requiredOption('-f, --filename <path>', 'where to write it: a new folder, or FILE.tar.gz (never overwritten)')
     .option('--redact-names', 'replace namespace, pod, owner and node names by stable pseudonyms')
     .addHelpText('after', captureExamples)
