@@ -7,7 +7,7 @@ import type { Obj, TestCluster } from './harness/index.js';
 import { resetCluster, settleScenario, type CaptureScenario, type Target } from './harness/scenario.js';
 import { Timer, VIEWER, dumpCluster, roundTripView, secs, startE2eCluster } from './harness/suite.js';
 import { waitFor } from './harness/wait.js';
-import { describeRun, whyPending, type DiagnosisJson } from './harness/why-pending.js';
+import { describeRun, whyPending, whyPendingAndCapture, type DiagnosisJson } from './harness/why-pending.js';
 
 const node = (name: string) => ({ name, allocatable: { cpu: '8', memory: '32Gi', pods: '110' } });
 const pause = 'registry.k8s.io/pause:3.10';
@@ -108,7 +108,7 @@ describe('admission rejects a Deployment\'s pods', () => {
       expect(t.failedCreate).toMatch(says);
 
       const args = [t.query, '-n', t.namespace, '-o', 'json'];
-      const live = await whyPending(c, VIEWER, args);
+      const live = await whyPendingAndCapture(c, VIEWER, args);
       expect(live.code, describeRun(live)).toBe(0);
       expect(live.audited.length, 'the run read the cluster').toBeGreaterThan(0);
       const json = live.json as DiagnosisJson;
@@ -120,7 +120,7 @@ describe('admission rejects a Deployment\'s pods', () => {
       expect(json.nodes).toEqual([]);
       expect(json.gaps).toEqual([]);
 
-      const human = await whyPending(c, VIEWER, [t.query, '-n', t.namespace]);
+      const human = await whyPendingAndCapture(c, VIEWER, [t.query, '-n', t.namespace]);
       expect(human.code, describeRun(human)).toBe(0);
       expect(human.stdout.split('\n')[0]).toBe(headline);
       expect(human.stdout).toMatch(says);

@@ -15,7 +15,7 @@ import type { AuditEvent, TestCluster } from './harness/index.js';
 import { namespaceReadObjects } from './harness/rbac.js';
 import { VIEWER, dumpCluster, expectNoWrites, secs, startE2eCluster } from './harness/suite.js';
 import { waitFor } from './harness/wait.js';
-import { describeRun, whyPending, type DiagnosisJson } from './harness/why-pending.js';
+import { describeRun, whyPending, whyPendingAndCapture, type DiagnosisJson } from './harness/why-pending.js';
 
 const NS = 'scale-demo';
 const NS_USER = 'wp-scale-ns';
@@ -186,7 +186,7 @@ describe("cluster-autoscaler's events and status ConfigMap, live", () => {
       },
     };
     for (const [name, detail] of Object.entries(want)) {
-      const run = await whyPending(c, VIEWER, [name, '-n', NS, '-o', 'json']);
+      const run = await whyPendingAndCapture(c, VIEWER, [name, '-n', NS, '-o', 'json']);
       expect(run.code, describeRun(run)).toBe(0);
       const json = run.json as DiagnosisJson;
       expect(json.stage, name).toBe(detail['stage']);
@@ -198,7 +198,7 @@ describe("cluster-autoscaler's events and status ConfigMap, live", () => {
       expect(run.stdout).not.toContain('do-not-print-me');
       lines.push(`[e2e] autoscaler ${name}: ${json.stage} in ${run.ms} ms, ${run.audited.length} requests`);
     }
-    const human = await whyPending(c, VIEWER, ['gpu-0', '-n', NS]);
+    const human = await whyPendingAndCapture(c, VIEWER, ['gpu-0', '-n', NS]);
     expect(human.code, describeRun(human)).toBe(0);
     expect(human.stdout).toContain('the scale-up cluster-autoscaler started for it failed: ng-gpu is backed off');
     expect(human.stdout).toContain('(QUOTA_EXCEEDED)');
@@ -208,7 +208,7 @@ describe("cluster-autoscaler's events and status ConfigMap, live", () => {
   it("the README's dump of the cluster gives the same stages", async () => {
     const dir = await dumpCluster(c, 'autoscaler');
     for (const [name, stage] of [['web-0', 'WaitingForScaleUp'], ['gpu-0', 'ScaleUpNotPossible'], ['batch-0', 'ScaleUpNotPossible']] as const) {
-      const live = await whyPending(c, VIEWER, [name, '-n', NS, '-o', 'json']);
+      const live = await whyPendingAndCapture(c, VIEWER, [name, '-n', NS, '-o', 'json']);
       const dump = await whyPending(c, undefined, [name, '-n', NS, '-o', 'json', '--from-dump', dir]);
       expect(dump.code, describeRun(dump)).toBe(0);
       const json = dump.json as DiagnosisJson;
@@ -219,7 +219,7 @@ describe("cluster-autoscaler's events and status ConfigMap, live", () => {
   });
 
   it('a triage reads the status once for all pods', async () => {
-    const run = await whyPending(c, VIEWER, ['-n', NS, '-o', 'json']);
+    const run = await whyPendingAndCapture(c, VIEWER, ['-n', NS, '-o', 'json']);
     expect(run.code, describeRun(run)).toBe(0);
     const doc = run.json as unknown as TriageV1;
     expect(doc.groups.map((g) => g.cause.stage).sort()).toEqual(['ScaleUpNotPossible', 'ScaleUpNotPossible', 'WaitingForScaleUp']);
@@ -249,7 +249,7 @@ describe("cluster-autoscaler's events and status ConfigMap, live", () => {
       const r = await c.api.raw('GET', statusPath);
       return r.status === 404 ? true : undefined;
     });
-    const run = await whyPending(c, VIEWER, ['web-0', '-n', NS, '-o', 'json']);
+    const run = await whyPendingAndCapture(c, VIEWER, ['web-0', '-n', NS, '-o', 'json']);
     expect(run.code, describeRun(run)).toBe(0);
     const json = run.json as DiagnosisJson;
     expect(json.stage).toBe('WaitingForScaleUp');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestCluster } from './harness/index.js';
 import { applyScenario, readCaptureScenario } from './harness/scenario.js';
 import { VIEWER, dumpCluster, startE2eCluster } from './harness/suite.js';
-import { describeRun, whyPending } from './harness/why-pending.js';
+import { describeRun, whyPending, whyPendingAndCapture } from './harness/why-pending.js';
 import { sleep } from './harness/wait.js';
 
 const dir = join(import.meta.dirname, 'scenarios-gang');
@@ -59,7 +59,7 @@ describe('gangs, live and from a dump', () => {
   });
 
   it('a member that fits alone reads the group\'s words, which are not taken for node counts', async () => {
-    const run = await whyPending(c, VIEWER, ['worker-0', '-n', 'gang-full']);
+    const run = await whyPendingAndCapture(c, VIEWER, ['worker-0', '-n', 'gang-full']);
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stdout).toContain('cannot be scheduled with its gang: PodGroup gang-full/train needs 3 pods placed together');
     expect(run.stdout).toContain('about the group, not this pod');

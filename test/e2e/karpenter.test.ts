@@ -13,7 +13,7 @@ import type { TestCluster } from './harness/index.js';
 import { KWOK_ANNOTATION, karpenterControlPlane, startKarpenter, type Karpenter } from './harness/karpenter.js';
 import { VIEWER, secs, startE2eCluster } from './harness/suite.js';
 import { waitFor } from './harness/wait.js';
-import { describeRun, startWhyPending, whyPending } from './harness/why-pending.js';
+import { describeRun, startWhyPending, whyPendingAndCapture } from './harness/why-pending.js';
 
 const nodeClassRef = { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' };
 const linux = { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] };
@@ -81,7 +81,7 @@ describe('Karpenter (KWOK provider) and kwok', () => {
     expect(nominated.message).toMatch(/^Pod should schedule on: nodeclaim\/general-[a-z0-9]+$/);
     lines.push(`[e2e] karpenter: nominated ${secs(Date.now() - t0)} after the pod: ${nominated.message ?? ''}`);
 
-    const run = await whyPending(c, VIEWER, ['web', '-n', 'default', '-o', 'json']);
+    const run = await whyPendingAndCapture(c, VIEWER, ['web', '-n', 'default', '-o', 'json']);
     expect(run.code, describeRun(run)).toBe(0);
     const d = run.json!;
     expect(d.stage).toBe('WaitingForScaleUp');
@@ -124,7 +124,7 @@ describe('Karpenter (KWOK provider) and kwok', () => {
     // Karpenter names the taint, not the NodePool (pkg/scheduling/taints.go).
     expect(refused.message).toContain('did not tolerate taint (taint=dedicated=gpu:NoSchedule)');
 
-    const run = await whyPending(c, VIEWER, ['train', '-n', 'default', '-o', 'json']);
+    const run = await whyPendingAndCapture(c, VIEWER, ['train', '-n', 'default', '-o', 'json']);
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.json!.stage).toBe('ScaleUpNotPossible');
     const a = run.json!.stageDetail['autoscaler'] as AutoscalerJson;
@@ -138,7 +138,7 @@ describe('Karpenter (KWOK provider) and kwok', () => {
     expect(taint?.nearest?.mismatches).toMatchObject([{ field: 'value', wanted: 'GPU', actual: 'gpu', diff: { kinds: ['case'] } }]);
     expect(a.nodePools?.find((p) => p.nodePool === 'general')?.problems.map((p) => p.kind)).toEqual(['undefinedLabel']);
 
-    const human = await whyPending(c, VIEWER, ['train', '-n', 'default']);
+    const human = await whyPendingAndCapture(c, VIEWER, ['train', '-n', 'default']);
     expect(human.code, describeRun(human)).toBe(0);
     lines.push(`[e2e] karpenter: the report of train:\n${human.stdout}`);
     expect(human.stdout.split('\n')[0]).toContain(`Karpenter will add no node for it: NodePool gpu's taint dedicated=gpu:NoSchedule vs toleration value "GPU"`);

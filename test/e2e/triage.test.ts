@@ -1,8 +1,9 @@
 // Triage on a real control plane: pods pending for several causes in one namespace (a
 // Deployment asking for more cpu than any node has, one selecting a label no node carries, a
 // gated pod), read live without a pod name (-n, -A, -l) and from the README's dump of the same
-// cluster. The groups, their owners and their pods must be the same both ways; every request
-// is a read (audit log).
+// cluster. The groups, their owners and their pods must be the same both ways, and the capture
+// --save writes of a live triage gives the very same triage; every request is a read (audit log).
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TriageV1 } from '../../src/report/triage/contract.js';
 import type { TestCluster } from './harness/index.js';
@@ -62,9 +63,14 @@ describe('triage: every pending pod, grouped by cause', () => {
   });
 
   it('groups a namespace live, largest first, and the dump of the cluster the same way', async () => {
-    const live = await whyPending(c, VIEWER, ['-n', NS, '-o', 'json']);
+    const saved = join(c.dir, 'triage.capture.tar.gz');
+    const live = await whyPending(c, VIEWER, ['-n', NS, '-o', 'json', '--save', saved]);
     expect(live.code, describeRun(live)).toBe(0);
     const doc = live.json as unknown as TriageV1;
+    // The capture --save wrote of this read: the same triage, whole (but where it was read from).
+    const fromCapture = await whyPending(c, undefined, ['-n', NS, '-o', 'json', '--from-dump', saved]);
+    expect({ ...(fromCapture.json as unknown as TriageV1), source: doc.source }).toEqual(doc);
+    expect((fromCapture.json as unknown as TriageV1).source).toEqual({ kind: 'capture', description: saved });
     expect(doc.counts).toEqual({ pending: 6, groups: 3 });
     expect(shape(doc)).toEqual([
       { cause: { stage: 'Unschedulable', plugin: 'NodeResourcesFit', reason: 'insufficientResource', key: 'cpu|over' }, owners: ['Deployment/web x3'], pods: 3, stages: ['Unschedulable'] },
@@ -87,9 +93,12 @@ describe('triage: every pending pod, grouped by cause', () => {
   });
 
   it('reads every namespace with -A (the bystander waits for a scheduler that does not exist) and narrows with -l', async () => {
-    const all = await whyPending(c, VIEWER, ['-A', '-o', 'json']);
+    const saved = join(c.dir, 'triage-all.capture');
+    const all = await whyPending(c, VIEWER, ['-A', '-o', 'json', '--save', saved]);
     expect(all.code, describeRun(all)).toBe(0);
     const doc = all.json as unknown as TriageV1;
+    const fromCapture = await whyPending(c, undefined, ['-A', '-o', 'json', '--from-dump', saved]);
+    expect({ ...(fromCapture.json as unknown as TriageV1), source: doc.source }).toEqual(doc);
     expect(doc.scope).toEqual({ namespace: null });
     expect(doc.counts.pending).toBe(7);
     const bystander = doc.groups.find((g) => g.cause.stage === 'NoScheduler');

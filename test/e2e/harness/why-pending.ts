@@ -119,6 +119,29 @@ export async function whyPending(c: TestCluster, user: string | undefined, args:
 }
 
 /** One line for a failing expectation: the command, exit code and stderr. */
+let captures = 0;
+
+/**
+ * `whyPending` as `user` with `--save`, and the capture it wrote read back with no cluster
+ * access: the answer must be the very same (stdout whole; a triage's `source` aside, which names
+ * where it was read from). Throws, naming both, when it is not. Returns the live run.
+ */
+export async function whyPendingAndCapture(c: TestCluster, user: string, args: string[]): Promise<WhyPendingRun> {
+  const saved = join(c.dir, `round-trip-${++captures}.capture.tar.gz`);
+  const live = await whyPending(c, user, [...args, '--save', saved]);
+  if (live.code !== 0) return live;
+  const back = await whyPending(c, undefined, [...args, '--from-dump', saved]);
+  const comparable = (run: WhyPendingRun): string => {
+    if (!run.json) return run.stdout;
+    const { source: _source, ...rest } = run.json as unknown as Record<string, unknown>;
+    return JSON.stringify(rest);
+  };
+  if (back.code !== 0 || comparable(back) !== comparable(live)) {
+    throw new Error(`the capture --save wrote of \`kubectl why-pending ${args.join(' ')}\` reads back otherwise:\n--- live\n${comparable(live).slice(0, 4000)}\n--- from ${saved} (exit ${String(back.code)})\n${comparable(back).slice(0, 4000)}\n${back.stderr}`);
+  }
+  return live;
+}
+
 export function describeRun(run: WhyPendingRun): string {
   return `kubectl why-pending ${run.args.join(' ')}${run.user ? ` (as ${run.user})` : ''} exited ${String(run.code)}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`;
 }
