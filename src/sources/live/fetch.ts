@@ -41,6 +41,7 @@ import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, nominatedPodsSelector, nonTerminal, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type ReadLiveOptions } from './transport.js';
+import { readOrGap } from './guard.js';
 import { readTriageLive } from './triage.js';
 import { readClusterVersion } from './version.js';
 import { watcher } from './watch.js';
@@ -211,25 +212,9 @@ class LiveReader {
     }
   }
 
-  /**
-   * A 403 or another refusal becomes a gap; the caller gets undefined and carries on. A 404 is
-   * an object that is not there (a GET), or with `notFoundIsAbsent` an API group not served
-   * (Karpenter's, where it is not installed): no gap either.
-   */
-  private async guarded<T>(r: Resource, verb: 'get' | 'list', namespace: string | undefined, what: string, run: () => Promise<T>, notFoundIsAbsent = verb === 'get'): Promise<T | undefined> {
-    try {
-      return await run();
-    } catch (error) {
-      if (!(error instanceof ApiStatusError)) throw error;
-      if (error.status === 404 && notFoundIsAbsent) return undefined;
-      if (error.status === 403) {
-        this.addGap({ collection: r.collection, cause: 'forbidden', permission: { verb, resource: rbacName(r), scope: scopeOf(r, namespace) } });
-      } else {
-        const why = error.status === 404 ? `the API server does not serve ${rbacName(r)}` : `${error.status} ${error.reason}${error.serverMessage ? `: ${error.serverMessage}` : ''}`;
-        this.addGap({ collection: r.collection, cause: 'error', detail: `${what}: ${why}` });
-      }
-      return undefined;
-    }
+  /** A read the diagnosis can do without: refused or failed, a gap (guard.ts), and undefined. */
+  private guarded<T>(r: Resource, verb: 'get' | 'list', namespace: string | undefined, what: string, run: () => Promise<T>, notFoundIsAbsent = verb === 'get'): Promise<T | undefined> {
+    return readOrGap((gap) => this.addGap(gap), r, verb, namespace, what, run, notFoundIsAbsent);
   }
 
   private async getOne<T extends Meta>(r: Resource, namespace: string | undefined, name: string, what: string): Promise<T | undefined> {

@@ -16,6 +16,7 @@ import type { LiveConfig } from './config.js';
 import { namespaceRecord, statusOnly } from './compact.js';
 import { nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
+import { readOrGap } from './guard.js';
 import { nominatedPodsSelector, nonTerminal, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport } from './transport.js';
 import type { ReadLiveOptions } from './transport.js';
@@ -33,35 +34,24 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
   let cluster: Snapshot['cluster'];
   const where = scope.namespace === undefined ? 'all namespaces' : `namespace ${scope.namespace}`;
 
-  // A refused read is a gap naming the permission; another failure, a gap saying what failed.
-  const refused = (error: unknown, r: Resource, verb: 'get' | 'list', namespace: string | undefined, what: string): void => {
-    if (!(error instanceof ApiStatusError)) throw error;
-    if (error.status === 403) gaps.push({ collection: r.collection, cause: 'forbidden', permission: { verb, resource: rbacName(r), scope: scopeOf(r, namespace) } });
-    else gaps.push({ collection: r.collection, cause: 'error', detail: `${what}: ${error.status} ${error.reason}` });
-  };
-  const notServed = (error: unknown) => error instanceof ApiStatusError && error.status === 404;
-  const list = async <T>(r: Resource, namespace: string | undefined, what: string, query: Record<string, string> = {}, cut: ListCut<T> = {}): Promise<T[] | undefined> => {
-    try {
-      return await transport.list<T>(
+  // A refused or failed read is a gap, as in a single pod's read (guard.ts).
+  const addGap = (gap: Gap) => void gaps.push(gap);
+  const list = <T>(r: Resource, namespace: string | undefined, what: string, query: Record<string, string> = {}, cut: ListCut<T> = {}, notFoundIsAbsent = false): Promise<T[] | undefined> =>
+    readOrGap(addGap, r, 'list', namespace, what, () =>
+      transport.list<T>(
         { path: pathOf(r, namespace), query, what, ...(cut.decodeProtobuf ? { decodeProtobuf: cut.decodeProtobuf } : {}) },
         { ...(cut.reduce ? { reduce: cut.reduce } : {}), ...(cut.dropArrays ? { dropArrays: cut.dropArrays } : {}), onPage: (count) => count >= 500 && progress(`${what} (${count} so far)`) },
-      );
-    } catch (error) {
-      refused(error, r, 'list', namespace, what);
-      return undefined;
-    }
-  };
+      ),
+    notFoundIsAbsent);
   // cluster-autoscaler's status ConfigMap, one GET (404: none, no gap).
   const autoscalerStatus = async (): Promise<void> => {
     const r = resources.clusterAutoscalerStatus;
     if (!r.only) return;
-    const what = `reading cluster-autoscaler's status ${r.only.namespace}/${r.only.name}`;
+    const { namespace, name } = r.only;
+    const what = `reading cluster-autoscaler's status ${namespace}/${name}`;
     progress(what);
-    try {
-      objects.clusterAutoscalerStatus.push(statusOnly((await transport.get({ path: pathOf(r, r.only.namespace, r.only.name), what })) as V1ConfigMap));
-    } catch (error) {
-      if (!notServed(error)) refused(error, r, 'get', r.only.namespace, what);
-    }
+    const found = await readOrGap(addGap, r, 'get', namespace, what, () => transport.get({ path: pathOf(r, namespace, name), what }));
+    if (found) objects.clusterAutoscalerStatus.push(statusOnly(found as V1ConfigMap));
   };
   // Karpenter's NodePools and NodeClaims. A 404 on the group means it is not installed (its
   // events outlived it): nothing to read, nothing to say.
@@ -69,12 +59,7 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     Promise.all(
       (['nodePools', 'nodeClaims'] as const).map(async (collection) => {
         const r = resources[collection];
-        const what = `listing ${rbacName(r)}`;
-        try {
-          objects[collection].push(...(await transport.list<never>({ path: pathOf(r), what })));
-        } catch (error) {
-          if (!notServed(error)) refused(error, r, 'list', undefined, what);
-        }
+        objects[collection].push(...((await list<never>(r, undefined, `listing ${rbacName(r)}`, {}, {}, true)) ?? []));
       }),
     );
   const fill = async (collection: Exclude<CollectionName, 'events' | 'pods'>, namespace: string | undefined): Promise<void> => {

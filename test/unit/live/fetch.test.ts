@@ -162,6 +162,12 @@ describe("the cluster's version", () => {
     }
   });
 
+  it('a triage words a failed read as a single pod\'s read does (one gap policy, guard.ts)', async () => {
+    const server = await cluster(taintedCase(), [], ['/apis/storage.k8s.io/v1/storageclasses']);
+    const snapshot = await readTriageLive(configFor(server.url), { namespace: ns }, () => undefined);
+    expect(snapshot.gaps).toContainEqual({ collection: 'storageClasses', cause: 'error', detail: 'listing storageclasses.storage.k8s.io in the cluster: the API server does not serve storageclasses.storage.k8s.io' });
+  });
+
   it('a triage reads it once', async () => {
     const server = await cluster({ ...taintedCase(), version: [version] });
     const snapshot = await readTriageLive(configFor(server.url), { namespace: ns }, () => undefined);
