@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +20,7 @@ import { startTestCluster } from '../e2e/harness/index.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { ruleSet } from '../../src/messages/registry.js';
 import { liveOptionsFrom, liveSource, loadConfig } from '../../src/sources/live/index.js';
+import { unpackTarGz } from '../../src/sources/capture/tar.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
 import { candidateStride, ensureNamespace, freeCpuMillis, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
 
@@ -294,7 +296,7 @@ try {
   // A capture of the case once per case (round 1): its time beside the diagnosis's, its size
   // beside the raw JSON of every pod (the reference LIST), and the same answer read back.
   const captureDir = mkdtempSync(path.join(os.tmpdir(), 'wp-bench-capture-'));
-  const captures = new Map<string, { wallSeconds: number; maxRssMB: number; bytes: number; uncompressed: number }>();
+  const captures = new Map<string, { wallSeconds: number; maxRssMB: number; bytes: number; uncompressed: number; pods: number; podsReadOn: number | undefined }>();
   const runCapture = async (k: BenchCase): Promise<void> => {
     const name = (k.pod['metadata'] as { name: string }).name;
     const file = path.join(captureDir, `case-${k.id}.tar.gz`);
@@ -303,7 +305,15 @@ try {
     const back = await measure(launcher, [name, '-n', BENCH_NAMESPACE, '-o', 'json', '--from-dump', file], env, true);
     const counts = (JSON.parse(back.stdout) as { counts: { byFirstPlugin: Record<string, number> } }).counts.byFirstPlugin;
     if (JSON.stringify(counts) !== JSON.stringify(results.get(k.id)?.[0]?.byFirstPlugin)) throw new Error(`case (${k.id}): the capture reads back ${JSON.stringify(counts)}`);
-    captures.set(k.id, { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, bytes: bytes.length, uncompressed: gunzipSync(bytes).length });
+    // What it holds of pods: the target, and the pods of the nodes the read read (all, after a wide LIST).
+    const files = await unpackTarGz(Readable.from([bytes]), file);
+    const manifest = JSON.parse(files.find((f) => f.path.endsWith('manifest.json'))?.bytes.toString('utf8') ?? '{}') as { snapshot?: { podsReadOn?: string[] } };
+    const podsFile = files.find((f) => f.path.endsWith('/pods.json'));
+    const held = podsFile ? (JSON.parse(podsFile.bytes.toString('utf8')) as { items: { metadata: { name: string }; spec?: { nodeName?: string } }[] }).items : [];
+    const readOn = manifest.snapshot?.podsReadOn;
+    const stray = readOn ? held.filter((p) => p.metadata.name !== name && !readOn.includes(p.spec?.nodeName ?? '')) : [];
+    if (stray.length > 0) throw new Error(`case (${k.id}): the capture holds ${stray.length} pods of nodes it did not read, e.g. ${stray[0]?.metadata.name}`);
+    captures.set(k.id, { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, bytes: bytes.length, uncompressed: gunzipSync(bytes).length, pods: held.length, podsReadOn: readOn?.length });
   };
 
   for (let r = 1; r <= runs; r++) {
@@ -316,7 +326,7 @@ try {
         yamlReportMs.set(k.id, await runYaml(k));
         await runCapture(k);
         const cap = captures.get(k.id);
-        if (cap) say(`  (${k.id}) capture ${cap.wallSeconds.toFixed(2)} s (${(cap.wallSeconds / got.wallSeconds).toFixed(2)}x the diagnosis), ${cap.maxRssMB.toFixed(0)} MB, ${(cap.bytes / 1e3).toFixed(0)} KB .tar.gz (${(cap.uncompressed / 1e6).toFixed(2)} MB uncompressed)`);
+        if (cap) say(`  (${k.id}) capture ${cap.wallSeconds.toFixed(2)} s (${(cap.wallSeconds / got.wallSeconds).toFixed(2)}x the diagnosis), ${cap.maxRssMB.toFixed(0)} MB, ${(cap.bytes / 1e3).toFixed(0)} KB .tar.gz (${(cap.uncompressed / 1e6).toFixed(2)} MB uncompressed), ${cap.pods} pods (${cap.podsReadOn === undefined ? 'every node\'s' : `the target and those of the ${cap.podsReadOn} nodes read`})`);
         say(`  (${k.id}) -o yaml report ${yamlReportMs.get(k.id)?.toFixed(0)} ms`);
       }
       if (args.peer) {
@@ -400,6 +410,18 @@ try {
   ].join('\n');
   console.log(table);
   for (const [id, k] of Object.entries(summary.cases)) console.log(`(${id}) requests: ${JSON.stringify(k.byKind)}`);
+  // Each case's capture (round 1) beside that round's diagnosis and the raw JSON of every pod.
+  const rawBytes = summary.references['rawPagedList']?.bytes ?? 0;
+  const captureTable = [
+    '| case | capture wall | vs the diagnosis of round 1 | peak RSS | .tar.gz | uncompressed | uncompressed / raw JSON of every pod | pods held |',
+    '|---|---|---|---|---|---|---|---|',
+    ...[...captures].map(([id, cap]) => {
+      const diagnosis = results.get(id)?.[0]?.wallSeconds ?? Number.NaN;
+      const held = cap.podsReadOn === undefined ? `${cap.pods} (every node's)` : `${cap.pods} (the target and the ${cap.podsReadOn} nodes read)`;
+      return `| (${id}) | ${cap.wallSeconds.toFixed(2)} s | ${(cap.wallSeconds / diagnosis).toFixed(2)}x | ${cap.maxRssMB.toFixed(0)} MB | ${(cap.bytes / 1e3).toFixed(0)} KB | ${(cap.uncompressed / 1e6).toFixed(2)} MB | ${rawBytes > 0 ? (cap.uncompressed / rawBytes).toFixed(3) : '?'} | ${held} |`;
+    }),
+  ].join('\n');
+  console.log(captureTable);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
   if (!args['no-write'] && !args.cli) {
     const m = summary.machine;
@@ -414,6 +436,10 @@ try {
       table,
       '',
       ...Object.entries(summary.cases).map(([id, k]) => `- (${id}) requests: ${Object.entries(k.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`),
+      '',
+      'Captures: `kubectl why-pending capture <pod> -n bench -f case.tar.gz`, once per case in round 1, read back with `--from-dump` and its counts checked; the capture may hold no pod but the target and those of the nodes the read read (checked).',
+      '',
+      captureTable,
       '<!-- bench:live end -->',
     ].join('\n');
     const file = path.join(repo, 'BENCHMARKS.md');
