@@ -6,6 +6,7 @@
 // plugin without a wording, does not compile (and test/unit/plugins.test.ts checks it again).
 import type { Detail, FilterRule } from '../engine/model.js';
 import type { PluginWording } from '../engine/scheduler-message/catalog.js';
+import type { NearMissBlock } from './nearMissBlocks.js';
 
 /** One function per kind of detail `D` holds, given that kind's detail. */
 export type KindTable<D extends Detail> = { readonly [K in D['kind']]: (detail: Extract<D, { kind: K }>) => string };
@@ -29,6 +30,16 @@ export interface HeadlineGroup<D> {
   says: (count: number, details: readonly D[]) => Clause;
 }
 
+/**
+ * What a kind of detail shows under "Near misses": its blocks (nodes with the same block are
+ * listed together), and whether they tell all the reason says, so that "Reasons" need not
+ * repeat it.
+ */
+export interface NearMisses<D> {
+  blocks: (detail: D) => NearMissBlock[];
+  toldWhole?: (detail: D) => boolean;
+}
+
 /** Headline groups by kind; a kind without one is told by its message, one group per text. */
 export type HeadlineTable<D extends Detail> = { readonly [K in D['kind']]?: HeadlineGroup<Extract<D, { kind: K }>> };
 
@@ -43,6 +54,8 @@ export interface PluginText<D extends Detail> {
   readonly short: KindTable<D>;
   /** How the headline groups and tells nodes failing with each kind (messages/summary.ts). */
   readonly headline?: HeadlineTable<D>;
+  /** The kinds whose details show near misses character by character, and how. */
+  readonly nearMisses?: { readonly [K in D['kind']]?: NearMisses<Extract<D, { kind: K }>> };
   /**
    * The cause of a PreFilter failure in a few words, for the headline when the whole message
    * does not fit ("PVC db-data is unbound: provisioner x has not acted"), by kind.

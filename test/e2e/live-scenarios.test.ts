@@ -10,7 +10,8 @@
 //     pin would change: those are pinned by cordoning every other node (harness/probe.ts);
 //   - scheduler.agrees is true where the scheduler's message has per-node counts;
 //   - the user sent nothing but get, list and watch (audit log; see harness/why-pending.ts);
-//   - the capture --save wrote of that read gives the very same diagnosis (JSON, whole);
+//   - the capture --save wrote of that read gives the very same diagnosis (JSON, whole), and so
+//     does the capture of the same read by a user who may read the scenario's namespace only;
 //   - a dump of the same cluster gives the same diagnosis through --from-dump.
 //
 // One control plane serves the whole file; between scenarios every namespace, pod, node and
@@ -25,12 +26,15 @@ import type { TestCluster } from './harness/index.js';
 import { kubectl } from './harness/kubectl.js';
 import { comparableFirstPlugin } from '../support/probe-verdict.js';
 import { nodeVerdict, pinningHidesSpread, probeNodes, probeNodesByCordon, type NodeVerdict } from './harness/probe.js';
-import { readmeRoles } from './harness/rbac.js';
+import { namespaceReadObjects, readmeRoles } from './harness/rbac.js';
 import { LIVE_ONLY_DIR, applyScenario, captureScenarios, resetCluster, settleScenario, type CaptureScenario, type Target } from './harness/scenario.js';
 import { Timer, VIEWER, dumpCluster, expectReadOnlyRules, roundTripView, secs, startE2eCluster } from './harness/suite.js';
 import { describeRun, whyPending, type DiagnosisJson } from './harness/why-pending.js';
 
 const FRESH = process.env.WHY_PENDING_E2E_CLUSTER === 'fresh';
+/** A user who may read the scenario's namespace only (the README's Role, bound there). */
+const NAMESPACE_READER = 'wp-ns-reader';
+const startCluster = () => startE2eCluster({ users: [{ name: NAMESPACE_READER }] });
 const scenarios = [...captureScenarios(), ...captureScenarios(LIVE_ONLY_DIR)];
 const lines: string[] = [];
 let ran = 0;
@@ -87,11 +91,18 @@ async function checkTarget(c: TestCluster, s: CaptureScenario, t: Target, timer:
     expect(json.stageDetail.failures?.map((f) => f.message)).toContain(t.failedCreate);
   }
 
-  // The capture --save wrote of that very read gives the very same diagnosis, whole.
+  // The capture --save wrote of that very read gives the very same diagnosis, whole; and so
+  // does the capture of a namespace-only reader's partial read (its gaps included).
   const fromCapture = await whyPending(c, undefined, [...args, '--from-dump', saved]);
   expect(fromCapture.code, describeRun(fromCapture)).toBe(0);
   expect(fromCapture.json, 'the diagnosis from the capture of the live read').toEqual(json);
-  timer.lap('capture');
+  await c.apply(namespaceReadObjects(t.namespace, [NAMESPACE_READER]));
+  const savedPartial = saved.replace(/\.capture\.tar\.gz$/, '.namespace-only.capture');
+  const partial = await whyPending(c, NAMESPACE_READER, [...args, '--save', savedPartial]);
+  expect(partial.code, describeRun(partial)).toBe(0);
+  const partialBack = await whyPending(c, undefined, [...args, '--from-dump', savedPartial]);
+  expect(partialBack.json, 'the diagnosis from the capture of the namespace-only read').toEqual(partial.json);
+  timer.lap('captures');
 
   // Round trip: the same cluster as a dump.
   const dump = await dumpCluster(c, `${s.name}-${t.query.replace('/', '-')}`);
@@ -130,7 +141,7 @@ describe('capture scenarios on a live control plane', () => {
   beforeAll(async () => {
     expectReadOnlyRules(readmeRoles().clusterRole);
     started = Date.now();
-    if (!FRESH) shared = await startE2eCluster();
+    if (!FRESH) shared = await startCluster();
     lines.push(`[e2e] live-scenarios: control plane (${FRESH ? 'one per scenario' : 'one for the file'}) started in ${secs(Date.now() - started)}`);
   });
 
@@ -147,7 +158,7 @@ describe('capture scenarios on a live control plane', () => {
   it('the audit check sees a write by the read-only user', async () => {
     // The control for the read-only proof: `kubectl auth whoami` creates a SelfSubjectReview
     // (allowed to every authenticated user); the audit log must show it as a write.
-    const c = shared ?? (await startE2eCluster());
+    const c = shared ?? (await startCluster());
     try {
       const mark = c.audit.mark();
       await kubectl(c.kubeconfigFor(VIEWER), ['auth', 'whoami']);
@@ -163,7 +174,7 @@ describe('capture scenarios on a live control plane', () => {
     const timer = new Timer();
     let c = shared;
     if (!c) {
-      c = await startE2eCluster();
+      c = await startCluster();
       timer.lap('start');
     }
     const results: string[] = [];
@@ -181,7 +192,7 @@ describe('capture scenarios on a live control plane', () => {
         } catch (e) {
           // Not clean: the next scenarios get a new control plane rather than this one's leftovers.
           await shared.stop();
-          shared = await startE2eCluster();
+          shared = await startCluster();
           console.warn(`[e2e] reset after ${s.name} failed, control plane restarted: ${String(e)}`);
         }
         timer.lap('reset');

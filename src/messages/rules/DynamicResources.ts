@@ -7,6 +7,7 @@ import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
 import { extendedClaimName } from '../../engine/dra/extended.js';
 import { filterWording, preFilterWording, quotedClaim } from '../../engine/scheduler-message/catalog.js';
 import { list, plural, quote } from '../format.js';
+import { tolerationLines } from '../nearMissBlocks.js';
 import { plugin, verb } from '../plugin.js';
 
 /** The claim the scheduler makes for extended resources has no object yet: it is told by what it holds. */
@@ -173,6 +174,20 @@ export default plugin(rule, {
     claimNotOnNode: {
       key: (d) => d.claim,
       says: (n, [d]) => ({ text: `${verb(n, 'cannot', 'cannot')} reach claim ${d?.claim ?? ''}, allocated${d?.allocatedTo ? ` to ${list(d.allocatedTo)}` : ' elsewhere'}` }),
+    },
+  },
+  nearMisses: {
+    // A device's taint against the nearest toleration of the claim's request.
+    devicesShort: {
+      blocks: (d) =>
+        d.requests.flatMap((r) =>
+          (r.tainted ?? []).flatMap((t) => {
+            const near = t.nearest;
+            if (!near) return [];
+            const taint = formatTaint(t.taint as V1Taint);
+            return [{ key: `deviceTaint|${d.claim}|${r.request}|${taint}|${near.index}`, title: `device taint ${taint} vs request ${r.request}'s toleration #${near.index + 1} ${formatToleration(near.toleration)}`, lines: tolerationLines(near, 'device') }];
+          }),
+        ),
     },
   },
 });

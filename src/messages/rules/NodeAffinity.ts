@@ -4,6 +4,7 @@ import rule, { type SelectorEntryMiss } from '../../engine/rules/NodeAffinity.js
 import { filterWording, preFilterWording } from '../../engine/scheduler-message/catalog.js';
 import { diffKinds, diffKindsBriefly } from '../differences.js';
 import { quote, visible } from '../format.js';
+import { selectorBlock, wholeNearMiss } from '../nearMissBlocks.js';
 import { plugin, verb, type Clause } from '../plugin.js';
 
 function selectorMissText(m: SelectorEntryMiss): string {
@@ -104,5 +105,22 @@ export default plugin(rule, {
       says: (n, details) => selectorClause('required node affinity', n, details.flatMap((d) => closestTerm(d.terms)?.misses.slice(0, 1) ?? [])),
     },
     outsidePreFilterNodes: { key: () => '', says: (n) => ({ text: `${verb(n, 'is', 'are')} not among the nodes its matchFields name` }) },
+  },
+  nearMisses: {
+    nodeSelectorMismatch: {
+      blocks: (d) => d.misses.flatMap((m) => selectorBlock(m, 'nodeSelector') ?? []),
+      toldWhole: (d) => d.misses.length > 0 && d.misses.every(wholeNearMiss),
+    },
+    // A node is compared with its closest term only (terms are ORed); a lone term can be told whole.
+    requiredAffinityMismatch: {
+      blocks: (d) => {
+        const term = closestTerm(d.terms);
+        return (term?.misses ?? []).flatMap((m) => selectorBlock(m, `affinity term ${(term?.index ?? 0) + 1}`) ?? []);
+      },
+      toldWhole: (d) => {
+        const [only, ...more] = d.terms;
+        return only !== undefined && more.length === 0 && only.misses.length > 0 && only.misses.every(wholeNearMiss);
+      },
+    },
   },
 });

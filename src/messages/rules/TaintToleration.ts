@@ -5,6 +5,8 @@ import rule, { type ComparisonMiss, type TolerationMismatch, type UntoleratedTai
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { diffKinds, diffKindsBriefly } from '../differences.js';
 import { quote, visible } from '../format.js';
+import { isNearToleration } from '../../engine/match/nearestToleration.js';
+import { tolerationLines } from '../nearMissBlocks.js';
 import { plugin, verb } from '../plugin.js';
 
 function mismatchText(m: TolerationMismatch): string {
@@ -110,6 +112,18 @@ export default plugin(rule, {
         const why = values.length === 1 ? whyUntolerated(d) : tol ? `, which its toleration ${visible(formatToleration(tol))} does not match` : whyUntolerated(d);
         return { text: `${brief}${why}`, brief };
       },
+    },
+  },
+  nearMisses: {
+    // Character detail only where some field is a near miss; a different value is told in Reasons.
+    untoleratedTaint: {
+      blocks: (d) => {
+        const near = d.nearest;
+        if (!near || !isNearToleration(near)) return [];
+        return [{ key: `taint|${formatTaint(d.taint)}|${near.index}`, title: `taint ${formatTaint(d.taint)} vs the pod's toleration #${near.index + 1} ${formatToleration(near.toleration)}`, lines: tolerationLines(near, 'node') }];
+      },
+      // Whole unless other tolerations were compared against the taint too.
+      toldWhole: (d) => d.nearest !== undefined && isNearToleration(d.nearest) && !d.comparisons,
     },
   },
 });

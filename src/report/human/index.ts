@@ -65,7 +65,7 @@ function otherReasons(d: Diagnosis, wide: boolean): string[] {
     for (const r of node.reasons) {
       if (shownElsewhere.has(r.detail.kind)) continue;
       // A near miss is shown, character by character, under "Near misses".
-      if (toldAsNearMiss(r.detail) || inRow(node, r)) continue;
+      if (toldAsNearMiss(r) || inRow(node, r)) continue;
       let text = texts.get(r.detail);
       if (text === undefined) texts.set(r.detail, (text = `${r.plugin}: ${describeReason(r.detail)}`));
       const named = byText.get(text);

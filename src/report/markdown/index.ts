@@ -93,7 +93,7 @@ function reasons(d: Diagnosis): string[] {
   const byText = new Map<string, string[]>();
   for (const n of d.nodes) {
     for (const r of n.reasons) {
-      if (toldAsNearMiss(r.detail)) continue;
+      if (toldAsNearMiss(r)) continue;
       const text = `${r.plugin}: ${describeReason(r.detail)}`;
       byText.set(text, [...(byText.get(text) ?? []), n.name]);
     }
