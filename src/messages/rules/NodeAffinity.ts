@@ -35,7 +35,7 @@ function wantedText(m: SelectorEntryMiss): string {
 }
 
 /** The term a node comes closest to satisfying: fewest unmet requirements, then the first. */
-export function closestTerm<T extends { misses: readonly SelectorEntryMiss[] }>(terms: readonly T[]): T | undefined {
+function closestTerm<T extends { misses: readonly SelectorEntryMiss[] }>(terms: readonly T[]): T | undefined {
   return terms.reduce<T | undefined>((best, t) => (!best || t.misses.length < best.misses.length ? t : best), undefined);
 }
 

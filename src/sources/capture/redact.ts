@@ -14,7 +14,7 @@ import type { V1Container, V1ContainerStatus, V1ObjectMeta, V1PodSpec, V1PodStat
 import { readAnnotations } from '../../engine/annotations.js';
 import { podSpecOf } from '../../engine/resources/originSources.js';
 import type { CollectionName } from '../../snapshot/types.js';
-import { slim } from '../dump/slim.js';
+import { requestsWritten } from '../dump/slim.js';
 import { compactNode, namespaceRecord, readVolumeSources, statusOnly } from '../live/compact.js';
 import { isObject } from '../object.js';
 
@@ -86,6 +86,10 @@ function redactMetadata(metadata: unknown, kind: string): Json {
   const annotations = annotationsKept(out['annotations'], kind);
   if (annotations) out['annotations'] = annotations;
   else delete out['annotations'];
+  // Of managedFields, a pod's record of who wrote its containers' requests (resources/origins.ts).
+  const managed = out['managedFields'];
+  if (kind === 'Pod' && Array.isArray(managed)) out['managedFields'] = managed.map(requestsWritten);
+  else delete out['managedFields'];
   return out;
 }
 
@@ -152,13 +156,12 @@ function redactWorkload(object: Json, kind: string): Json {
 }
 
 /**
- * The object of `collection` as a capture writes it: a new object (the input is not changed),
- * cut as the header says. `kind` is the object's kind (Pod, Deployment...).
+ * The object of `collection` as a capture writes it, cut as the header says. `kind` is the
+ * object's kind (Pod, Deployment...). The input is not changed; the result is new down to the
+ * fields it picks, whose values it shares with the input (a caller that changes it copies it).
  */
 export function redactObject(collection: Exclude<CollectionName, 'events'>, kind: string, object: Json): Json {
-  const copy = structuredClone(object);
-  // managedFields cut to what is read (a pod's record of who wrote its requests, a node's cordon).
-  slim(kind, copy);
+  const copy = object;
   switch (collection) {
     case 'pods':
       return redactPod(copy, kind);

@@ -51,7 +51,8 @@ export function packTarGz(files: readonly ArchiveFile[], mtime: Date): Buffer {
     if (pad > 0) parts.push(Buffer.alloc(pad));
   }
   parts.push(Buffer.alloc(block * 2));
-  return gzipSync(Buffer.concat(parts));
+  // Level 3: half the time of zlib's default 6 on a capture's JSON, for 5% more bytes.
+  return gzipSync(Buffer.concat(parts), { level: 3 });
 }
 
 /** The archive uncompressed, refused past maxArchiveBytes before it is all in memory. */

@@ -105,8 +105,11 @@ export function captureFiles(input: CaptureInput): CaptureFiles {
       for (const pod of snapshot.objects.pods) for (const [from, to] of ephemeralClaims(pod as unknown as Json, names)) claims.set(from, to);
       selection = renameSelection(input.selection, names);
       for (const collection of order) {
-        const items = pass === 'collect' ? structuredClone(objects.get(collection) ?? []) : (objects.get(collection) ?? []);
+        // Renamed in copies: a redacted object shares its values with the snapshot, which the
+        // report of the same run still reads (--save).
+        const items = structuredClone(objects.get(collection) ?? []);
         for (const item of items) renameObject(collection, String(item['kind']), item, names, claims);
+        if (pass === 'rename') objects.set(collection, items);
       }
       events = snapshot.objects.events.map((e) => ({ ...e, involved: renameInvolved(e.involved, names) }));
       for (const node of snapshot.podsReadOn ?? []) names.name('node', node);

@@ -14,8 +14,8 @@ import { isObject } from '../object.js';
 
 const unreadContainerFields = ['env', 'envFrom', 'command', 'args', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
 
-/** Of a Pod's managedFields entry, only which containers' requests it wrote. */
-function requestsWritten(entry: unknown): unknown {
+/** Of a Pod's managedFields entry, only which containers' requests it wrote (a new object). */
+export function requestsWritten(entry: unknown): unknown {
   if (!isObject(entry)) return entry;
   const { fieldsV1, ...rest } = entry;
   const spec = isObject(fieldsV1) ? fieldsV1['f:spec'] : undefined;
