@@ -5,7 +5,7 @@
 import { complete, formatCompletion, directives, shells } from './completion.js';
 import { completionScripts } from './completion-scripts.js';
 import { launchHooks } from './hooks.js';
-import { buildProgram } from './options.js';
+import { buildCaptureProgram, buildProgram } from './options.js';
 import { toolVersion } from '../version.js';
 
 function isShell(word: string | undefined): word is (typeof shells)[number] {
@@ -21,7 +21,8 @@ export async function runCompletion(command: '__complete' | 'completion', args: 
   let text: string;
   try {
     const { liveLookups } = await import('./completion-live.js');
-    text = formatCompletion(await complete(buildProgram(toolVersion), args, liveLookups));
+    // `capture` has flags of its own (-f, --redact-names): its words are completed against them.
+    text = formatCompletion(args[0] === 'capture' && args.length > 1 ? await complete(buildCaptureProgram(toolVersion), args.slice(1), liveLookups) : await complete(buildProgram(toolVersion), args, liveLookups));
   } catch {
     text = formatCompletion({ candidates: [], directive: directives.noFileComp });
   }

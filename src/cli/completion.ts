@@ -32,7 +32,7 @@ export interface Lookups {
 }
 
 /** Options whose value is a file: the shell completes paths. */
-const pathOptions = new Set(['fromDump', 'kubeconfig', 'certificateAuthority', 'clientCertificate', 'clientKey']);
+const pathOptions = new Set(['fromDump', 'save', 'filename', 'kubeconfig', 'certificateAuthority', 'clientCertificate', 'clientKey']);
 
 /** Options that may be given more than once, so are offered again. */
 const repeatable = new Set(['asGroup']);
@@ -126,6 +126,11 @@ export async function complete(program: Command, args: readonly string[], lookup
 
   if (typed.positionals.length === 1 && typed.positionals[0] === 'completion') {
     return { candidates: matching(shells, toComplete, 'print the completion script for this shell'), directive: directives.noFileComp };
+  }
+  // The first word: a pending pod, or one of the subcommands.
+  if (typed.positionals.length === 0 && typed.opts['fromDump'] === undefined && toComplete !== '' && 'capture'.startsWith(toComplete)) {
+    const pods = matching(await lookups.pendingPods(typed.opts), toComplete, 'Pending pod');
+    return { candidates: [...pods, { value: 'capture', description: 'write what a diagnosis reads, redacted, to share it' }], directive: directives.noFileComp };
   }
   // One pod (or owner) per run; a dump has no live names to offer.
   if (typed.positionals.length > 0 || typed.opts['fromDump'] !== undefined) return { candidates: [], directive: directives.noFileComp };

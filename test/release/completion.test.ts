@@ -93,6 +93,18 @@ describe('the names read from a cluster', () => {
 });
 
 describe('the executables', () => {
+  it('offers the capture subcommand beside the pods its prefix matches', async () => {
+    expect(await values('c')).toEqual({ values: ['capture'], directive: noFileComp });
+    expect((await values('')).values).not.toContain('capture');
+  });
+
+  it('completes capture against its own flags', () => {
+    const flags = runCli(['__complete', 'capture', '--']).stdout.split('\n');
+    expect(flags).toEqual(expect.arrayContaining(['--filename\twhere to write it: a new folder, or FILE.tar.gz (never overwritten)', '--redact-names\treplace namespace, pod, owner and node names by stable pseudonyms']));
+    expect(flags.some((f) => f.startsWith('--output'))).toBe(false);
+    expect(runCli(['__complete', 'capture', '-f', '']).stdout).toBe(':0\n');
+  });
+
   it('__complete prints the protocol and nothing on stderr, even unable to reach a cluster', () => {
     const run = runCli(['__complete', '--kubeconfig', '/nonexistent', '']);
     expect(run).toMatchObject({ code: 0, stdout: ':4\n', stderr: '' });
