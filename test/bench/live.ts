@@ -1,12 +1,12 @@
-// npm run bench:live -- --nodes N --pods M [--json FILE] [--runs 3] [--no-write]
+// npm run bench:live -- --nodes N --pods M [--json FILE] [--runs 3] [--no-write] [--peer BINARY | --no-peer]
 // Starts the project's test control plane (test/e2e/harness; binaries built or reused), seeds
 // it through the API, creates the pending pods of cases (a)-(e) (test/bench/live/cases.ts) and
 // waits for the scheduler's verdict, then runs, alternating in the same run, why-pending on each
 // case and the references (`kubectl get nodes -o json`, a raw paged LIST of every pod). Reports
 // medians, peak RSS (/usr/bin/time) and requests by kind (the apiserver's audit log: why-pending
 // runs as an audited user), checks every answer, and writes BENCHMARKS.md. Not part of npm test.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
@@ -48,6 +48,8 @@ const { values: args } = parseArgs({
      * 1 taken as an answer), e.g. the Go why-pending plugin built from its repository.
      */
     peer: { type: 'string' },
+    /** Without --peer the Go why-pending is built from ../shared/peers/why-pending-go when there; this skips it. */
+    'no-peer': { type: 'boolean', default: false },
     /** Seed, then keep the cluster up (no runs) until interrupted, for profiling by hand against it. */
     hold: { type: 'boolean', default: false },
     /**
@@ -67,6 +69,11 @@ const width = Number(args.concurrency);
 if (!(nodes > 0 && pods >= nodes && runs > 0)) throw new Error('usage: --nodes N --pods M (M >= N) [--runs R] [--json FILE]');
 
 const say = (line: string) => process.stderr.write(`[bench:live ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+// The peer, measured beside this tool in every run: built here when not given.
+if (!args.peer && !args['no-peer']) {
+  const built = buildPeer();
+  if (built) args.peer = built;
+}
 
 interface Measured {
   wallSeconds: number;
@@ -305,13 +312,16 @@ try {
     const back = await measure(launcher, [name, '-n', BENCH_NAMESPACE, '-o', 'json', '--from-dump', file], env, true);
     const counts = (JSON.parse(back.stdout) as { counts: { byFirstPlugin: Record<string, number> } }).counts.byFirstPlugin;
     if (JSON.stringify(counts) !== JSON.stringify(results.get(k.id)?.[0]?.byFirstPlugin)) throw new Error(`case (${k.id}): the capture reads back ${JSON.stringify(counts)}`);
-    // What it holds of pods: the target, and the pods of the nodes the read read (all, after a wide LIST).
+    // What it holds of pods: the target, the pods of the nodes the read read (all, after a wide
+    // LIST), and those a selector of the pod counts.
     const files = await unpackTarGz(Readable.from([bytes]), file);
     const manifest = JSON.parse(files.find((f) => f.path.endsWith('manifest.json'))?.bytes.toString('utf8') ?? '{}') as { snapshot?: { podsReadOn?: string[] } };
     const podsFile = files.find((f) => f.path.endsWith('/pods.json'));
     const held = podsFile ? (JSON.parse(podsFile.bytes.toString('utf8')) as { items: { metadata: { name: string }; spec?: { nodeName?: string } }[] }).items : [];
     const readOn = manifest.snapshot?.podsReadOn;
-    const stray = readOn ? held.filter((p) => p.metadata.name !== name && !readOn.includes(p.spec?.nodeName ?? '')) : [];
+    // Case (a) (issue 30): no pod but the target and those of the nodes read. Elsewhere the pods
+    // an affinity or spread selector counts, read wherever they run, are held too.
+    const stray = readOn && k.id === 'a' ? held.filter((p) => p.metadata.name !== name && !readOn.includes(p.spec?.nodeName ?? '')) : [];
     if (stray.length > 0) throw new Error(`case (${k.id}): the capture holds ${stray.length} pods of nodes it did not read, e.g. ${stray[0]?.metadata.name}`);
     captures.set(k.id, { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, bytes: bytes.length, uncompressed: gunzipSync(bytes).length, pods: held.length, podsReadOn: readOn?.length });
   };
@@ -326,7 +336,7 @@ try {
         yamlReportMs.set(k.id, await runYaml(k));
         await runCapture(k);
         const cap = captures.get(k.id);
-        if (cap) say(`  (${k.id}) capture ${cap.wallSeconds.toFixed(2)} s (${(cap.wallSeconds / got.wallSeconds).toFixed(2)}x the diagnosis), ${cap.maxRssMB.toFixed(0)} MB, ${(cap.bytes / 1e3).toFixed(0)} KB .tar.gz (${(cap.uncompressed / 1e6).toFixed(2)} MB uncompressed), ${cap.pods} pods (${cap.podsReadOn === undefined ? 'every node\'s' : `the target and those of the ${cap.podsReadOn} nodes read`})`);
+        if (cap) say(`  (${k.id}) capture ${cap.wallSeconds.toFixed(2)} s (${(cap.wallSeconds / got.wallSeconds).toFixed(2)}x the diagnosis), ${cap.maxRssMB.toFixed(0)} MB, ${(cap.bytes / 1e3).toFixed(0)} KB .tar.gz (${(cap.uncompressed / 1e6).toFixed(2)} MB uncompressed), ${cap.pods} pods (${cap.podsReadOn === undefined ? 'every node\'s' : `the target and the pods of the ${cap.podsReadOn} node${cap.podsReadOn === 1 ? '' : 's'} read, and those its selectors count`})`);
         say(`  (${k.id}) -o yaml report ${yamlReportMs.get(k.id)?.toFixed(0)} ms`);
       }
       if (args.peer) {
@@ -417,7 +427,7 @@ try {
     '|---|---|---|---|---|---|---|---|',
     ...[...captures].map(([id, cap]) => {
       const diagnosis = results.get(id)?.[0]?.wallSeconds ?? Number.NaN;
-      const held = cap.podsReadOn === undefined ? `${cap.pods} (every node's)` : `${cap.pods} (the target and the ${cap.podsReadOn} nodes read)`;
+      const held = cap.podsReadOn === undefined ? `${cap.pods} (every node's)` : `${cap.pods} (the target and the pods of the ${cap.podsReadOn} node${cap.podsReadOn === 1 ? '' : 's'} read, and those its selectors count)`;
       return `| (${id}) | ${cap.wallSeconds.toFixed(2)} s | ${(cap.wallSeconds / diagnosis).toFixed(2)}x | ${cap.maxRssMB.toFixed(0)} MB | ${(cap.bytes / 1e3).toFixed(0)} KB | ${(cap.uncompressed / 1e6).toFixed(2)} MB | ${rawBytes > 0 ? (cap.uncompressed / rawBytes).toFixed(3) : '?'} | ${held} |`;
     }),
   ].join('\n');
@@ -458,6 +468,32 @@ try {
 } finally {
   if (tempReads) rmSync(tempReads, { recursive: true, force: true });
   await c.stop();
+}
+
+/**
+ * The peer (the Go why-pending, ../shared/peers/README.md) built once per commit into the
+ * cache, so that every run measures it beside this tool; undefined, said, where its source or
+ * Go is missing.
+ */
+function buildPeer(): string | undefined {
+  const source = path.resolve(repo, '..', 'shared', 'peers', 'why-pending-go');
+  if (!existsSync(path.join(source, 'go.mod'))) {
+    say(`peer: no source at ${source}; give --peer BINARY to measure it`);
+    return undefined;
+  }
+  const readme = existsSync(path.join(source, '..', 'README.md')) ? readFileSync(path.join(source, '..', 'README.md'), 'utf8') : '';
+  const commit = /why-pending-go\/ \|[^|]*\| ([0-9a-f]{40})/.exec(readme)?.[1] ?? 'unknown';
+  const out = path.join(os.homedir(), '.cache', 'why-pending', 'peers', 'why-pending-go', commit, 'why-pending-go');
+  if (existsSync(out)) return out;
+  say(`peer: building the Go why-pending (${commit.slice(0, 12)}) into ${out}`);
+  const t0 = performance.now();
+  const build = spawnSync('go', ['build', '-o', out, '.'], { cwd: source, env: { ...process.env, GOFLAGS: '-mod=mod' }, encoding: 'utf8' });
+  if (build.status !== 0) {
+    say(`peer: go build failed (${(build.error?.message ?? build.stderr).trim().split('\n').at(-1) ?? ''}); give --peer BINARY to measure it`);
+    return undefined;
+  }
+  say(`peer: built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  return out;
 }
 
 function execVersion(): string {
