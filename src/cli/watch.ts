@@ -3,7 +3,7 @@
 // exit 0 and a clear line once the pod runs (or, for a triage, once nothing is pending).
 // A pod bound to a node is scheduled, but not yet running until its kubelet says so: that is
 // a change worth a line, not the end.
-import { stageWords } from '../report/triage/human.js';
+import { stageBriefly } from '../messages/stages.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Query } from '../engine/target.js';
 import type { TriageScope } from '../engine/triage.js';
@@ -70,7 +70,7 @@ export async function watchPod(source: Source & { watcher: NonNullable<Source['w
 }
 
 function groupLines(t: TriageV1): string[] {
-  return t.groups.map((g) => `  ${g.count} x [${stageWords[g.cause.stage]}${g.cause.plugin ? `, ${g.cause.plugin}` : ''}] ${g.headline}`);
+  return t.groups.map((g) => `  ${g.count} x [${stageBriefly(g.cause.stage)}${g.cause.plugin ? `, ${g.cause.plugin}` : ''}] ${g.headline}`);
 }
 
 export async function watchTriage(source: Source & { watcher: NonNullable<Source['watcher']> }, scope: TriageScope, out: Writer): Promise<number> {

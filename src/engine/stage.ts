@@ -39,13 +39,37 @@ export type Stage =
   | 'NotPending';
 
 /**
- * Stages in which the engine replays the filters on every node (a diagnosis in another stage
- * has no node verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet).
+ * What the engine does in each stage, one line per stage in the order a pod meets them (the
+ * words of each are in messages/stages.ts, in the same order):
+ * - `judged`: the filters are replayed on every node (a diagnosis in another stage has no node
+ *   verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet);
+ * - `schedulerJudged`: the scheduler has judged the nodes and said so: its words are compared
+ *   with the replay.
+ * How each is recognised is `decideStage` below, whose checks go in this order.
  */
-export const judgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending', 'NoScheduler', 'SchedulingGated', 'NodeNameSet', 'WaitingForGang', 'GangUnschedulable']);
+export const stageTraits = {
+  AdmissionRejected: { judged: false, schedulerJudged: false },
+  SchedulingGated: { judged: true, schedulerJudged: false },
+  WaitingForGang: { judged: true, schedulerJudged: false },
+  NoScheduler: { judged: true, schedulerJudged: false },
+  NodeNameSet: { judged: true, schedulerJudged: false },
+  Unschedulable: { judged: true, schedulerJudged: true },
+  WaitingForScaleUp: { judged: true, schedulerJudged: true },
+  ScaleUpNotPossible: { judged: true, schedulerJudged: true },
+  PreemptionPending: { judged: true, schedulerJudged: true },
+  WaitingForDeviceBinding: { judged: false, schedulerJudged: false },
+  GangUnschedulable: { judged: true, schedulerJudged: true },
+  ScheduledNotRunning: { judged: false, schedulerJudged: false },
+  NotPending: { judged: false, schedulerJudged: false },
+} as const satisfies { readonly [S in Stage]: { judged: boolean; schedulerJudged: boolean } };
 
-/** Stages in which the scheduler has judged the nodes (and said so): its words are compared with the replay. */
-export const schedulerJudgedStages: ReadonlySet<Stage> = new Set<Stage>(['Unschedulable', 'WaitingForScaleUp', 'ScaleUpNotPossible', 'PreemptionPending', 'GangUnschedulable']);
+const stagesWhere = (trait: 'judged' | 'schedulerJudged'): ReadonlySet<Stage> => new Set((Object.keys(stageTraits) as Stage[]).filter((s) => stageTraits[s][trait]));
+
+/** The stages whose nodes are judged (`stageTraits`). */
+export const judgedStages = stagesWhere('judged');
+
+/** The stages whose scheduler's words are compared with the replay (`stageTraits`). */
+export const schedulerJudgedStages = stagesWhere('schedulerJudged');
 
 export type StageDetail =
   /** The refusal's arithmetic (quota, LimitRange) beside the events that report it. */

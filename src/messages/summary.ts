@@ -13,7 +13,7 @@ import { headlineLimit } from './limits.js';
 import { captureHint, notCheckedClause } from './gaps.js';
 import { verb, type HeadlineGroup } from './plugin.js';
 import { describeReason } from './reasons.js';
-import { stageSentence } from './stage.js';
+import { stageSentence } from './stages.js';
 
 
 /** The pod's own choice of nodes: a node failing these is not one it was meant for. */

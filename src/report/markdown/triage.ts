@@ -1,6 +1,6 @@
 // `-o markdown` of a triage: the count, then one table row per cause (the pods, their owners,
 // where they are stuck, the first pod's headline), and each cause's fixes with their blocks.
-import { stageWords } from '../triage/human.js';
+import { stageBriefly } from '../../messages/stages.js';
 import type { TriageV1 } from '../triage/contract.js';
 import type { Writer } from '../writer.js';
 import { mdBlock, mdCell, mdCode, mdText } from './escape.js';
@@ -17,7 +17,7 @@ export function reportTriageMarkdown(t: TriageV1, out: Writer): void {
       const pods = g.pods.slice(0, shownPods).map((p) => mdCode(t.scope.namespace === null ? `${p.pod.namespace}/${p.pod.name}` : p.pod.name));
       const more = g.pods.length > shownPods ? ` and ${g.pods.length - shownPods} more` : '';
       const owners = g.owners.map((o) => (o.owner ? `${o.owner.kind}/${o.owner.name} x${o.pods}` : `no controller x${o.pods}`)).join(', ');
-      lines.push(`| ${g.count}: ${pods.join(', ')}${more} | ${mdCell(owners)} | ${mdCell(stageWords[g.cause.stage])} | ${mdCell(g.headline)} |`);
+      lines.push(`| ${g.count}: ${pods.join(', ')}${more} | ${mdCell(owners)} | ${mdCell(stageBriefly(g.cause.stage))} | ${mdCell(g.headline)} |`);
     }
   }
   for (const [i, g] of t.groups.entries()) {

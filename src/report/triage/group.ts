@@ -5,6 +5,7 @@
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { Stage } from '../../engine/stage.js';
 import type { ObjectRef } from '../../engine/events.js';
+import { stageCause } from '../../messages/stages.js';
 import { leadingCause } from '../../messages/summary.js';
 
 export interface TriageCause {
@@ -37,47 +38,11 @@ function causeOf(d: Diagnosis): TriageCause {
 
 function baseCause(d: Diagnosis): TriageCause {
   const s = d.stageDetail;
-  switch (s.stage) {
-    case 'SchedulingGated':
-      return { stage: s.stage, reason: 'gates', key: [...s.gates].sort().join(',') };
-    // The pods of one PodGroup are one group.
-    case 'WaitingForGang':
-    case 'GangUnschedulable':
-      return { stage: s.stage, reason: 'podGroup', key: s.podGroup };
-    case 'NoScheduler': {
-      // Not seen by a scheduler yet, but judged: what the nodes say is the cause to group by.
-      const lead = d.counts.fitting === 0 ? leadingCause(d) : undefined;
-      return lead ? { stage: s.stage, ...lead } : { stage: s.stage, reason: 'schedulerName', key: s.schedulerName };
-    }
-    case 'NodeNameSet':
-      return { stage: s.stage, reason: s.nodeExists === false ? 'nodeMissing' : 'nodeName', key: s.nodeName };
-    case 'PreemptionPending':
-      return { stage: s.stage, reason: 'nominatedNode', key: s.nominatedNodeName };
-    case 'WaitingForDeviceBinding':
-      return { stage: s.stage, reason: 'bindingConditions', key: s.node };
-    case 'ScheduledNotRunning': {
-      if (s.nodeReady === false) return { stage: s.stage, reason: 'nodeNotReady', key: s.nodeName };
-      const waiting = s.waiting[0];
-      if (waiting) return { stage: s.stage, reason: 'containerWaiting', key: waiting.reason };
-      const warning = s.warnings[0];
-      if (warning) return { stage: s.stage, reason: 'warning', key: warning.reason };
-      return { stage: s.stage, reason: s.containerStatusesReported ? 'notStarted' : 'notTakenUp', key: '' };
-    }
-    case 'AdmissionRejected':
-      return { stage: s.stage, reason: 'admission', key: `${s.owner.kind}/${s.owner.name}` };
-    case 'NotPending':
-      return { stage: s.stage, reason: s.phase, key: s.reason ?? '' };
-    case 'WaitingForScaleUp':
-      // Waiting for nodes an autoscaler is adding is its own cause: it will pass by itself.
-      return { stage: s.stage, reason: 'waitingForScaleUp', key: s.autoscaler.autoscaler };
-    case 'ScaleUpNotPossible':
-      // A failed scale-up: the groups backed off. A refusal: what keeps the pod off the existing
-      // nodes (below); the stage in the group's identity keeps it apart from plain Unschedulable.
-      if (s.cause === 'backoff') return { stage: s.stage, reason: 'scaleUpBackoff', key: `${s.autoscaler.autoscaler}:${s.backedOff.map((g) => g.name).sort().join(',')}` };
-      break;
-    case 'Unschedulable':
-      break;
-  }
+  // The stage's own cause (messages/stages.ts): a gate, a PodGroup, a missing scheduler...
+  const own = stageCause(d);
+  const first = own.nodesFirst ? leadingCause(d) : undefined;
+  if (first) return { stage: s.stage, ...first };
+  if (own.cause) return { stage: s.stage, ...own.cause };
   if (d.counts.fitting > 0) return { stage: s.stage, reason: 'fitsSomewhere', key: '' };
   // Pods that would fit but for room held for the same nominated pods wait on one preemption.
   const held = heldFor(d);

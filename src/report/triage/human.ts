@@ -1,5 +1,6 @@
 // A triage for a person on call: one line per cause, largest first, with the pod count, whose
 // pods they are (deploy/web x40) and the group's headline; then the group's first fix.
+import { stageBriefly } from '../../messages/stages.js';
 import { palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 import type { Writer } from '../writer.js';
@@ -13,23 +14,6 @@ function ownerText(o: TriageOwnerV1): string {
   const name = o.owner ? `${shortKinds[o.owner.kind] ?? o.owner.kind.toLowerCase()}/${o.owner.name}` : o.pods === 1 ? 'a pod without controller' : 'pods without controller';
   return o.owner || o.pods > 1 ? `${name} x${o.pods}` : name;
 }
-
-/** Where the group's pods are stuck, as a person says it (the stage's identifier is in -o json). */
-export const stageWords: Record<TriageGroupV1['cause']['stage'], string> = {
-  AdmissionRejected: 'rejected at admission',
-  SchedulingGated: 'held by scheduling gates',
-  WaitingForGang: 'waiting for its gang',
-  GangUnschedulable: 'gang cannot be placed together',
-  NoScheduler: 'no scheduler has seen it',
-  NodeNameSet: 'nodeName set by hand',
-  Unschedulable: 'cannot be scheduled',
-  WaitingForScaleUp: 'waiting for a scale-up',
-  ScaleUpNotPossible: 'no scale-up coming',
-  PreemptionPending: 'preemption under way',
-  WaitingForDeviceBinding: 'devices being made ready',
-  ScheduledNotRunning: 'scheduled, not running',
-  NotPending: 'not pending',
-};
 
 function ownersText(g: TriageGroupV1): string {
   const shown = g.owners.slice(0, shownOwners).map(ownerText).join(', ');
@@ -64,7 +48,7 @@ export function reportTriageHuman(t: TriageV1, out: Writer): void {
   const width = String(t.groups[0]?.count ?? 0).length;
   for (const g of t.groups) {
     lines.push('');
-    lines.push(escapeTerminal(`${String(g.count).padStart(width)} pod${g.count === 1 ? ' ' : 's'}  ${ownersText(g)}  [${stageWords[g.cause.stage]}${causeWords(g)}]`));
+    lines.push(escapeTerminal(`${String(g.count).padStart(width)} pod${g.count === 1 ? ' ' : 's'}  ${ownersText(g)}  [${stageBriefly(g.cause.stage)}${causeWords(g)}]`));
     const indent = ' '.repeat(width + 7);
     lines.push(escapeTerminal(`${indent}${g.headline}`));
     // A group's one fix line only for what undoes a slip or is under way: a capacity or policy
