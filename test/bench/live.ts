@@ -162,16 +162,20 @@ async function saveReads(dir: string, kubeconfig: string, cases: readonly BenchC
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** A pod LIST that reads more than one node's pods (the paged read of every pod, or a selector's). */
+/** The LIST of pods nominated to a node (fetch.ts nominatedPods): its answer holds only those few pods. */
+const nominatedList = /(^|,)status\.nominatedNodeName!=/;
+
 function isWidePodList(e: AuditEvent): boolean {
   if (e.verb !== 'list' || e.objectRef?.resource !== 'pods') return false;
   const field = new URL(e.requestURI, 'https://x').searchParams.get('fieldSelector') ?? '';
-  return !/(^|,)spec\.nodeName=[^,]/.test(field);
+  return !/(^|,)spec\.nodeName=[^,]/.test(field) && !nominatedList.test(field);
 }
 
 function kindOf(e: AuditEvent): string {
   const field = new URL(e.requestURI, 'https://x').searchParams.get('fieldSelector') ?? '';
   const perNode = e.objectRef?.resource === 'pods' && /(^|,)spec\.nodeName=[^,]/.test(field);
-  return `${e.verb} ${e.objectRef?.resource ?? e.requestURI}${perNode ? ' (one node)' : ''}`;
+  const nominated = e.objectRef?.resource === 'pods' && nominatedList.test(field);
+  return `${e.verb} ${e.objectRef?.resource ?? e.requestURI}${perNode ? ' (one node)' : nominated ? ' (nominated to a node)' : ''}`;
 }
 
 /**
@@ -441,7 +445,7 @@ try {
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
       'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler). Every run (ours, the peer\'s, the references\') starts once the machine is near idle (under a quarter of a core busy for half a second, at most 30 s of waiting), so that none pays for the apiserver still collecting after the run before.',
       `"Engine per pod" is the first diagnosis of a fresh process on the reads of this run (test/bench/live/cold.ts, median of ${perPodRuns} processes per case, after the rounds, the control plane stopped): V8 runs the engine cold, as in the CLI, loaded as the launcher loads it, with the code cache the CLI's earlier runs left (in brackets after it, the same without a code cache: a machine's first run), each lap after a collection of what loading the reads left (a diagnosis allocates 9 to 15 MB, within one 16 MB semi-space); in brackets the main thread's CPU time. "Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run's own \`WHY_PENDING_TIMINGS=1\` line measured them, and the diagnosis alone with its CPU time: the apiserver is still collecting after serving the read while the CLI diagnoses, on the same two cores, so the wall time there includes waiting for a core. "Report" is the rendering, \`-o json\` (median) and \`-o yaml\` (one run of each case, round 1, its counts checked against the \`-o json\` answer).`,
-      'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
+      'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included; the LIST of pods nominated to a node, whose answer holds only those, is counted apart); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
       '',
       table,
       '',
