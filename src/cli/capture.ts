@@ -49,8 +49,9 @@ export async function saveCapture(target: CaptureTarget, snapshot: Snapshot, sou
   const held = records.filter(([, r]) => r.objects > 0).length;
   const refused = records.filter(([, r]) => r.state === 'refused' || r.state === 'failed');
   const requests = logs.reduce((sum, l) => sum + l.sent.length, 0);
+  const from = snapshot.source.kind === 'live' ? `from ${requests} request${requests === 1 ? '' : 's'}` : `from ${snapshot.source.description}`;
   const lines = [
-    `wrote capture ${target.path}: ${objects.toLocaleString('en-US')} objects of ${held} kinds, ${size(bytes)}, from ${requests} request${requests === 1 ? '' : 's'}; fields the diagnosis does not read left out${names ? `, ${names.count()} names replaced` : ''}`,
+    `wrote capture ${target.path}: ${objects.toLocaleString('en-US')} objects of ${held} kinds, ${size(bytes)}, ${from}; fields the diagnosis does not read left out${names ? `, ${names.count()} names replaced` : ''}`,
   ];
   for (const [collection, r] of refused) {
     lines.push(r.permission ? `  ${collection}: refused (needs "${r.permission.verb} ${r.permission.resource}" ${r.permission.scope === 'cluster' ? 'at cluster scope' : `in ${r.permission.scope}`}); the capture says so` : `  ${collection}: failed (${r.error ?? 'unknown'}); the capture says so`);

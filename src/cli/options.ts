@@ -104,6 +104,9 @@ Examples:
   # (the capture prints the pod names to diagnose it by)
   kubectl why-pending capture -n shop -f case --redact-names
 
+  # A dump taken with kubectl get (environment values and all), redacted before it is shared
+  kubectl why-pending capture web-0 -n shop --from-dump dump-dir -f case.tar.gz
+
 Exit codes: 0 capture written, 1 internal error, 2 usage error (the path exists), 3 cannot
 write, 4 pod or owner not found (what was read is still written), 5 cluster unreachable or
 access denied.`;
@@ -114,6 +117,7 @@ export function buildCaptureProgram(version: string): Command {
     .description('Write what a diagnosis of the selection reads, redacted, to share it.')
     .requiredOption('-f, --filename <path>', 'where to write it: a new folder, or FILE.tar.gz (never overwritten)')
     .option('--redact-names', 'replace namespace, pod, owner and node names by stable pseudonyms')
+    .option('--from-dump <path>', 'capture from a dump (or a capture) instead of a cluster: what a diagnosis of it reads, redacted')
     .addHelpText('after', captureExamples)
     .showSuggestionAfterError(true)
     .allowExcessArguments(false)

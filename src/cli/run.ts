@@ -3,6 +3,7 @@
 // and turns every failure into one line and an exit code.
 import { CommanderError } from 'commander';
 import { nodeIndex } from '../engine/facts.js';
+import { withDerivedGaps } from '../engine/gaps.js';
 import type { TriageScope } from '../engine/triage.js';
 import { triageReporters } from '../report/triage/index.js';
 import { presentTriage } from '../report/triage/present.js';
@@ -62,7 +63,7 @@ async function run(argv: string[]): Promise<number> {
   if (options.allNamespaces && options.namespace !== undefined) throw new UsageError('-A/--all-namespaces and -n/--namespace together: give one');
   if (options.watch && options.fromDump) throw new UsageError('--watch reads a live cluster; a dump does not change');
   if (options.watch && options.output !== 'human') throw new UsageError('--watch prints lines as things change: use it without -o');
-  if (options.save !== undefined && options.fromDump) throw new UsageError('--save writes what a live read read; a dump is a file already (share it as it is)');
+  if (options.save !== undefined && options.fromDump && !capturing) throw new UsageError('--save writes what a live read read; to redact a dump, use kubectl why-pending capture --from-dump DUMP -f PATH');
   if (options.save !== undefined && options.watch) throw new UsageError('--save and --watch together: save one diagnosis with --save, then watch');
   if (options.redactNames && options.save === undefined) throw new UsageError('--redact-names goes with --save (or kubectl why-pending capture)');
   const logs: ReadLog[] = [];
@@ -99,7 +100,7 @@ async function run(argv: string[]): Promise<number> {
       clock?.lap('second diagnosis');
     }
   }
-  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection: { namespace, name } }, snapshot, source, save.logs) : [];
+  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection: { namespace, name } }, capturedOf(snapshot, outcome), source, save.logs) : [];
   if (outcome.kind === 'notFound') {
     if (save?.capturing) process.stdout.write(`${saved.map(escapeTerminal).join('\n')}\n`);
     fail(describeNotFound(outcome, snapshot.source.description));
@@ -152,6 +153,18 @@ function triageScope(source: Source, options: CliOptions): TriageScope {
     ...(options.allNamespaces ? {} : { namespace: source.namespace }),
     ...(options.selector !== undefined ? { selector: parseSelector(options.selector) } : {}),
   };
+}
+
+/**
+ * What a capture of this run holds: the snapshot, and from a dump the gap the engine derives
+ * for the diagnosed pod (a dump of no pod but it says nothing of the nodes' pods), which a
+ * capture states rather than leaves to be guessed again.
+ */
+function capturedOf(snapshot: Snapshot, outcome: ReturnType<typeof diagnosePod>): Snapshot {
+  if (snapshot.source.kind !== 'dump' || outcome.kind !== 'diagnosis') return snapshot;
+  const { pod } = outcome.diagnosis;
+  const target = snapshot.objects.pods.find((p) => p.metadata?.name === pod.name && (p.metadata?.namespace ?? 'default') === pod.namespace);
+  return target ? withDerivedGaps(snapshot, target) : snapshot;
 }
 
 interface SaveRequest {

@@ -26,13 +26,14 @@ export interface ReadRecord {
   kept?: number;
 }
 
-export type CollectionState = 'complete' | 'partial' | 'refused' | 'failed' | 'notRead';
+export type CollectionState = 'complete' | 'partial' | 'refused' | 'failed' | 'notRead' | 'fromDump' | 'absentFromDump';
 
 export interface CollectionRecord {
   /**
    * complete: listed across the cluster without a selector and kept whole; partial: read for
    * this question only (named objects, one namespace, selectors, one node's pods); refused: the
    * permission below is missing; failed: see `error`; notRead: the question did not need it.
+   * A capture of a dump: fromDump (as whole as the dump was), absentFromDump (the dump had none).
    */
   state: CollectionState;
   objects: number;
@@ -54,6 +55,8 @@ export interface CaptureManifest {
   apiVersion: typeof captureApiVersion;
   kind: 'Capture';
   tool: { name: 'kubectl-why-pending'; version: string };
+  /** What was read: a cluster (live), or a dump or capture file (`capture --from-dump`). */
+  source: 'live' | 'dump' | 'capture';
   /** The API server's `/version` gitVersion; null when it could not be read. */
   server: { gitVersion: string | null };
   capturedAt: string;
@@ -122,10 +125,11 @@ function listKey(list: ListLike): string {
   return `${list.path}?${list.query['fieldSelector'] ?? ''}?${list.query['labelSelector'] ?? ''}`;
 }
 
-function stateOf(collection: CollectionName, reads: readonly ReadRecord[], gaps: readonly Gap[], objects: number): Pick<CollectionRecord, 'state' | 'permission' | 'error'> {
-  const gap = gaps.find((g) => g.collection === collection && (g.cause === 'forbidden' || g.cause === 'error'));
+function stateOf(collection: CollectionName, reads: readonly ReadRecord[], snapshot: Snapshot, objects: number): Pick<CollectionRecord, 'state' | 'permission' | 'error'> {
+  const gap = snapshot.gaps.find((g) => g.collection === collection && (g.cause === 'forbidden' || g.cause === 'error'));
   if (gap?.cause === 'forbidden') return { state: 'refused', permission: gap.permission };
   if (gap?.cause === 'error') return { state: 'failed', error: gap.detail };
+  if (snapshot.source.kind !== 'live') return { state: snapshot.gaps.some((g) => g.collection === collection && g.cause === 'absentFromDump') ? 'absentFromDump' : 'fromDump' };
   if (reads.length === 0 && objects === 0) return { state: 'notRead' };
   const whole = reads.some((r) => r.verb === 'list' && r.scope === 'cluster' && !r.labelSelector && !r.fieldSelector && r.items === r.kept && typeof r.status === 'number' && r.status < 300);
   return { state: whole ? 'complete' : 'partial' };
@@ -157,7 +161,7 @@ export function describeCollections(snapshot: Snapshot, sent: readonly SentLike[
       return count ? { ...r, ...count } : r;
     });
     const objects = snapshot.objects[collection].length;
-    out[collection] = { ...stateOf(collection, records, snapshot.gaps, objects), objects, reads: records };
+    out[collection] = { ...stateOf(collection, records, snapshot, objects), objects, reads: records };
   }
   return out;
 }

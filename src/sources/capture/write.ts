@@ -140,6 +140,7 @@ export function captureFiles(input: CaptureInput): CaptureFiles {
     apiVersion: captureApiVersion,
     kind: 'Capture',
     tool: { name: 'kubectl-why-pending', version: input.toolVersion },
+    source: snapshot.source.kind,
     server: { gitVersion: input.serverVersion },
     capturedAt: input.capturedAt.toISOString(),
     selection,
