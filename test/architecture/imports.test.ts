@@ -86,6 +86,15 @@ describe('the imports of src/', () => {
     expect(cycles()).toEqual([]);
   });
 
+  it('the live source asks the engine through engine/readPlan.ts alone (types aside)', () => {
+    const valueImports = (file: string) =>
+      [...readFileSync(path.join(src, file), 'utf8').matchAll(/(?:^|\n)\s*import\s+(?!type\b)[^;]*?from\s+'(\.[^']+)'/g)].map((m) => path.normalize(path.join(path.dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts'))));
+    const live = [...graph.keys()].filter((f) => f.startsWith(path.join('sources', 'live') + path.sep));
+    expect(live.length).toBeGreaterThan(5);
+    const other = live.flatMap((f) => valueImports(f).filter((i) => layerOf(i) === 'engine' && i !== path.join('engine', 'readPlan.ts')).map((i) => `${f} -> ${i}`));
+    expect(other).toEqual([]);
+  });
+
   it.each(Object.keys(allowed))('%s imports only the layers below it', (layer) => {
     const crossing = [...graph]
       .filter(([file]) => layerOf(file) === layer)

@@ -18,19 +18,33 @@
 //      namespaces of its lower-priority pods; a pod never admitted: the owner that reports it,
 //      the namespace's quotas and LimitRanges (the refusal's arithmetic).
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
-import { asksDraExtendedResource } from '../../engine/dra/extended.js';
-import { podGroupOf } from '../../engine/story/gang.js';
 import type { V1ConfigMap, V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { judgedStages } from '../../engine/stage.js';
-import { hasRequiredAntiAffinity, priorityOf } from '../../engine/facts.js';
-import { eventsAbout, type ObjectRef } from '../../engine/events.js';
-import { formatLabelSelector } from '../../engine/match/labelSelector.js';
-import { selectsNamespacesByLabel } from '../../engine/namespaces.js';
-import { decideStage } from '../../engine/stage.js';
-import { isClusterAutoscalerEvent } from '../../engine/story/autoscaler.js';
-import { parseQuery, resolve } from '../../engine/target.js';
-import { claimClassName, podClaimRefs, volumeClassName } from '../../engine/volumes.js';
-import { rules } from '../../engine/rules/index.js';
+import {
+  asksDraExtendedResource,
+  candidateNodes,
+  claimClassName,
+  claimNamesOf,
+  decideStage,
+  eventsAbout,
+  formatLabelSelector,
+  hasAttachableVolumes,
+  hasRequiredAntiAffinity,
+  inSelection,
+  isClusterAutoscalerEvent,
+  judgedStages,
+  neededCollections,
+  parseQuery,
+  podClaimRefs,
+  podGroupOf,
+  podSelections,
+  priorityOf,
+  resolve,
+  rules,
+  selectsNamespacesByLabel,
+  volumeClassName,
+  type ObjectRef,
+  type PodSelection,
+} from '../../engine/readPlan.js';
 import { emptyCollections, type CollectionName, type Collections, type Gap, type NamespaceRecord, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { Source } from '../source.js';
@@ -38,7 +52,6 @@ import type { LiveConfig } from './config.js';
 import { namespaceRecord, statusOnly } from './compact.js';
 import { neighbourListCut, nodeListCut, type ListCut } from './cuts.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
-import { candidateNodes, claimNamesOf, hasAttachableVolumes, inSelection, neededCollections, podSelections, type PodSelection } from './plan.js';
 import { escapeField, kindWord, nominatedPodsSelector, nonTerminal, ownerResource, pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { Transport, type ReadLiveOptions } from './transport.js';
 import { readOrGap } from './guard.js';

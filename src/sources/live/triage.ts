@@ -6,10 +6,8 @@
 // and NodeClaims when Karpenter wrote about one of them. Per pod
 // reads would be hundreds of requests at incident time; a few paged LISTs are not. GET only.
 import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
-import { isClusterAutoscalerEvent, isKarpenterEvent } from '../../engine/story/autoscaler.js';
 import type { TriageScope } from '../../engine/triage.js';
-import { formatLabelSelector } from '../../engine/match/labelSelector.js';
-import { selectsNamespacesByLabel } from '../../engine/namespaces.js';
+import { formatLabelSelector, isClusterAutoscalerEvent, isKarpenterEvent, selectsNamespacesByLabel } from '../../engine/readPlan.js';
 import { emptyCollections, type CollectionName, type Gap, type NamespaceRecord, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
 import { toClusterEvent } from '../dump/objects.js';
 import type { LiveConfig } from './config.js';

@@ -1,4 +1,6 @@
-// Decides, from what is already read, what else is worth reading. Pure: no I/O.
+// What a source asks of the engine to plan its reads, in one place: sources/ imports no other
+// engine module but types (test/architecture/imports.test.ts). Decides, from what is already
+// read, what else is worth reading. Pure: no I/O.
 // - Candidate nodes: those that pass the checks node objects alone settle, asked of the rules
 //   themselves, in the scheduler's filter order: a rule that needs nothing for this pod
 //   (`needs(pod)` is empty) decides from the node object; the first rule that needs the pods on
@@ -11,15 +13,17 @@
 // - Pod selections: the label selectors (and namespaces) of the pod's required pod affinity and
 //   anti-affinity terms and of its DoNotSchedule spread constraints, whose matching pods count
 //   wherever they run.
+// - Below: the engine's own answers a reader sequences its stages by (the stage, the events
+//   about an object, the owner a query names...), the same functions the diagnosis uses.
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
-import { nodeFacts, podFacts } from '../../engine/facts.js';
-import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from '../../engine/match/labelSelector.js';
-import type { NodeFacts, PodFacts, RuleContext } from '../../engine/model.js';
-import type { Rule } from '../../engine/reasons.js';
-import { releaseOf, requestRulesFor } from '../../engine/release.js';
-import { runsIn } from '../../engine/releaseRules.js';
-import { podClaimRefs } from '../../engine/volumes.js';
-import { isGap, type CollectionName, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
+import { nodeFacts, podFacts } from './facts.js';
+import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from './match/labelSelector.js';
+import type { NodeFacts, PodFacts, RuleContext } from './model.js';
+import type { Rule } from './reasons.js';
+import { releaseOf, requestRulesFor } from './release.js';
+import { runsIn } from './releaseRules.js';
+import { podClaimRefs } from './volumes.js';
+import { isGap, type CollectionName, type NodeRecord, type Snapshot } from '../snapshot/types.js';
 
 export interface Candidates {
   /** Names of the nodes whose pods can change the verdict. */
@@ -181,3 +185,16 @@ export function hasAttachableVolumes(pod: V1Pod): boolean {
     (v) => v.persistentVolumeClaim || v.ephemeral || v.awsElasticBlockStore || v.gcePersistentDisk || v.azureDisk || v.cinder || v.portworxVolume,
   );
 }
+
+// The engine's answers a reader sequences its reads by: the same functions the diagnosis runs.
+export { asksDraExtendedResource } from './dra/extended.js';
+export { eventsAbout, type ObjectRef } from './events.js';
+export { hasRequiredAntiAffinity, priorityOf } from './facts.js';
+export { formatLabelSelector } from './match/labelSelector.js';
+export { selectsNamespacesByLabel } from './namespaces.js';
+export { rules } from './rules/index.js';
+export { decideStage, judgedStages } from './stage.js';
+export { isClusterAutoscalerEvent, isKarpenterEvent } from './story/autoscaler.js';
+export { podGroupOf } from './story/gang.js';
+export { parseQuery, resolve } from './target.js';
+export { claimClassName, podClaimRefs, volumeClassName } from './volumes.js';

@@ -3,12 +3,12 @@
 // then with made-up ones, so that a new rule is planned for by what it says, not by its name.
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { Detail, FilterRule, RuleReason } from '../../../src/engine/model.js';
-import type { Rule } from '../../../src/engine/reasons.js';
-import { ruleSet } from '../../../src/messages/registry.js';
-import type { CollectionName, Gap } from '../../../src/snapshot/types.js';
-import { candidateNodes, neededCollections } from '../../../src/sources/live/plan.js';
-import { node, pod, snapshotOf } from '../../support/builders.js';
+import type { Detail, FilterRule, RuleReason } from '../../src/engine/model.js';
+import type { Rule } from '../../src/engine/reasons.js';
+import { ruleSet } from '../../src/messages/registry.js';
+import type { CollectionName, Gap } from '../../src/snapshot/types.js';
+import { candidateNodes, neededCollections } from '../../src/engine/readPlan.js';
+import { node, pod, snapshotOf } from '../support/builders.js';
 
 const nodes = [node('small').allocatable({ cpu: '1' }).obj(), node('big').obj(), node('tainted').taint('dedicated', 'gpu', 'NoSchedule').obj()];
 const names = (list: V1Node[]) => list.map((n) => n.metadata?.name);
