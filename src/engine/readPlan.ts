@@ -24,6 +24,11 @@ import { releaseOf, requestRulesFor } from './release.js';
 import { runsIn } from './releaseRules.js';
 import { podClaimRefs } from './volumes.js';
 import { isGap, type CollectionName, type NodeRecord, type Snapshot } from '../snapshot/types.js';
+import { asksDraExtendedResource } from './dra/extended.js';
+import { eventsAbout, type ObjectRef } from './events.js';
+import { decideStage, judgedStages, type StageDetail } from './stage.js';
+import { isClusterAutoscalerEvent } from './story/autoscaler.js';
+import { podGroupOf } from './story/gang.js';
 
 export interface Candidates {
   /** Names of the nodes whose pods can change the verdict. */
@@ -186,14 +191,64 @@ export function hasAttachableVolumes(pod: V1Pod): boolean {
   );
 }
 
+/**
+ * What a reader still needs for `pod`, from what it has read so far (`read`; before anything
+ * around the pod is read, a snapshot of the pod alone): the collections the rules read for it
+ * (its claims' volumes and classes, devices, its gang, namespace labels), and, once its events
+ * are read, the stage they put it in and what that stage asks for beside the nodes (an
+ * autoscaler's objects, the scheduler's activity elsewhere, the nominated node's pods). The
+ * candidate nodes, whose pods matter, are `candidateNodes` once the nodes are read.
+ */
+export interface ReadPlan {
+  pending: boolean;
+  stage: StageDetail;
+  /** The nodes are judged in this stage: their pods, and what the rules read, are worth reading. */
+  judged: boolean;
+  volumes: boolean;
+  devices: boolean;
+  gang: boolean;
+  namespaces: boolean;
+  /** cluster-autoscaler wrote about the pod: its status ConfigMap. */
+  autoscalerStatus: boolean;
+  /** Karpenter's word answers the pod's last failure: its NodePools and NodeClaims. */
+  karpenter: boolean;
+  /** Whether the pod's scheduler wrote anything anywhere (NoScheduler). */
+  schedulerActivity: boolean;
+  /** The node a pending preemption waits on: its pods and their budgets. */
+  nominatedNode?: string;
+}
+
+// Read together (a source's podVolumes, podDevices) when a rule needs any of them for the pod.
+const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'];
+const deviceCollections: readonly CollectionName[] = ['resourceClaims', 'deviceClasses', 'resourceSlices'];
+
+export function planReads(rules: readonly Rule[], pod: V1Pod, read: Snapshot): ReadPlan {
+  const needed = neededCollections(rules, pod);
+  const ref: ObjectRef = { kind: 'Pod', namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
+  const podEvents = eventsAbout(read, ref);
+  const stage = decideStage(read, pod, podEvents);
+  return {
+    pending: (pod.status?.phase ?? 'Pending') === 'Pending',
+    stage,
+    judged: judgedStages.has(stage.stage),
+    volumes: volumeCollections.some((c) => needed.has(c)),
+    // An extended resource a DeviceClass serves is allocated from devices on nodes without it.
+    devices: deviceCollections.some((c) => needed.has(c)) || asksDraExtendedResource(pod),
+    gang: podGroupOf(pod) !== undefined,
+    namespaces: needed.has('namespaces'),
+    autoscalerStatus: podEvents.some(isClusterAutoscalerEvent),
+    karpenter: 'autoscaler' in stage && stage.autoscaler?.autoscaler === 'karpenter',
+    schedulerActivity: stage.stage === 'NoScheduler',
+    ...(stage.stage === 'PreemptionPending' ? { nominatedNode: stage.nominatedNodeName } : {}),
+  };
+}
+
 // The engine's answers a reader sequences its reads by: the same functions the diagnosis runs.
-export { asksDraExtendedResource } from './dra/extended.js';
-export { eventsAbout, type ObjectRef } from './events.js';
+export { eventsAbout } from './events.js';
 export { hasRequiredAntiAffinity, priorityOf } from './facts.js';
 export { formatLabelSelector } from './match/labelSelector.js';
 export { selectsNamespacesByLabel } from './namespaces.js';
 export { rules } from './rules/index.js';
-export { decideStage, judgedStages } from './stage.js';
 export { isClusterAutoscalerEvent, isKarpenterEvent } from './story/autoscaler.js';
 export { podGroupOf } from './story/gang.js';
 export { parseQuery, resolve } from './target.js';

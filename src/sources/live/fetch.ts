@@ -20,19 +20,15 @@
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
 import type { V1ConfigMap, V1LabelSelector, V1Node, V1ObjectMeta, V1OwnerReference, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import {
-  asksDraExtendedResource,
   candidateNodes,
+  planReads,
   claimClassName,
   claimNamesOf,
-  decideStage,
   eventsAbout,
   formatLabelSelector,
   hasAttachableVolumes,
   hasRequiredAntiAffinity,
   inSelection,
-  isClusterAutoscalerEvent,
-  judgedStages,
-  neededCollections,
   parseQuery,
   podClaimRefs,
   podGroupOf,
@@ -42,7 +38,6 @@ import {
   rules,
   selectsNamespacesByLabel,
   volumeClassName,
-  type ObjectRef,
   type PodSelection,
 } from '../../engine/readPlan.js';
 import { emptyCollections, type CollectionName, type Collections, type Gap, type NamespaceRecord, type NodeRecord, type Snapshot } from '../../snapshot/types.js';
@@ -75,10 +70,6 @@ const perObjectReadsDefault = 100;
 const namespaceReadsAtOnce = 4;
 /** Every pod bound to a node and not terminal: the pods the filters count. */
 const everyPodQuery = { fieldSelector: `spec.nodeName!=,${nonTerminal}` };
-// Read together (podVolumes) when a rule needs any of them for the pod.
-const volumeCollections: readonly CollectionName[] = ['persistentVolumeClaims', 'persistentVolumes', 'storageClasses', 'csiNodes'];
-// Read together (podDevices) when a rule needs any of them for the pod (DynamicResources).
-const deviceCollections: readonly CollectionName[] = ['resourceClaims', 'deviceClasses', 'resourceSlices'];
 const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
 // A namespace as the engine reads it: its name and labels (spec and status are never read).
 const namespaceCut: ListCut<NamespaceRecord> = { reduce: namespaceRecord };
@@ -409,14 +400,11 @@ class LiveReader {
 
   private async aroundPod(pod: V1Pod): Promise<void> {
     const ns = namespaceOf(pod);
-    const pending = isPending(pod);
     const nodeName = pod.spec?.nodeName;
     const claims = claimNamesOf(pod);
-    // The pod's claims, their volumes and classes, and CSINodes, when a rule reads them for it.
-    const needed = neededCollections(rules, pod);
-    const volumes = volumeCollections.some((c) => needed.has(c));
-    // An extended resource a DeviceClass serves is allocated from devices on nodes without it.
-    const devices = deviceCollections.some((c) => needed.has(c)) || asksDraExtendedResource(pod);
+    // What the rules read for the pod, asked of the engine on the pod alone.
+    const first = planReads(rules, pod, this.snapshot());
+    const { pending, volumes, devices } = first;
     this.progress(pending ? `reading events, owners, ${nodeName ? `node ${nodeName}` : 'nodes'} and policies` : 'reading events and owners');
     await Promise.all([
       this.podEvents(pod),
@@ -425,27 +413,23 @@ class LiveReader {
       pending ? this.policies(ns) : undefined,
       pending && volumes ? this.podVolumes(pod, claims) : undefined,
       pending && devices ? this.podDevices() : undefined,
-      pending && podGroupOf(pod) ? this.gang(pod) : undefined,
+      pending && first.gang ? this.gang(pod) : undefined,
       // The release whose rules are replayed, known before the plan asks the rules (podsThatMatter).
       pending ? this.clusterVersion() : undefined,
     ]);
     if (!pending) return;
-    const snapshot = this.snapshot();
-    const ref: ObjectRef = { kind: 'Pod', namespace: ns, name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
-    const podEvents = eventsAbout(snapshot, ref);
-    const detail = decideStage(snapshot, pod, podEvents);
-    const { stage } = detail;
-    if (!judgedStages.has(stage)) return;
-    const karpenter = 'autoscaler' in detail && detail.autoscaler?.autoscaler === 'karpenter';
+    // With its events read, the stage the pod is in and what it asks for beside the nodes.
+    const plan = planReads(rules, pod, this.snapshot());
+    if (!plan.judged) return;
     await Promise.all([
-      podEvents.some(isClusterAutoscalerEvent) ? this.autoscalerStatus() : undefined,
+      plan.autoscalerStatus ? this.autoscalerStatus() : undefined,
       nodeName ? this.listNodes() : undefined,
-      stage === 'NoScheduler' ? this.schedulerActivity(pod) : undefined,
-      karpenter ? this.karpenterObjects() : undefined,
+      plan.schedulerActivity ? this.schedulerActivity(pod) : undefined,
+      plan.karpenter ? this.karpenterObjects() : undefined,
     ]);
-    const [podsRead] = await Promise.all([this.podsThatMatter(pod), needed.has('namespaces') ? this.namespaces() : undefined]);
+    const [podsRead] = await Promise.all([this.podsThatMatter(pod), plan.namespaces ? this.namespaces() : undefined]);
     await this.ownNamespace(pod);
-    if (stage === 'PreemptionPending') await this.nominatedNode(pod, podsRead);
+    if (plan.nominatedNode) await this.nominatedNode(pod, podsRead);
   }
 
   /**
