@@ -4,6 +4,7 @@ import { writeCapture, captureFiles } from '../sources/capture/write.js';
 import type { CaptureSelection, ListLike, SentLike } from '../sources/capture/manifest.js';
 import type { Source } from '../sources/source.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { UsageError } from '../errors.js';
 import { toolVersion } from '../version.js';
 
 /** What a live source's transports logged: every request, every completed LIST. */
@@ -13,9 +14,11 @@ export interface ReadLog {
 }
 
 export interface CaptureTarget {
+  /** A new folder, FILE.tar.gz, or `-` for standard output (`stdout`). */
   path: string;
   redactNames: boolean;
   selection: CaptureSelection;
+  stdout?: { isTTY: boolean; write: (bytes: Buffer) => Promise<void> };
 }
 
 function size(bytes: number): string {
@@ -31,6 +34,7 @@ function readBack(selection: CaptureSelection, path: string): string {
 
 /** Writes the capture of `snapshot` to `target.path`; the lines to print. */
 export async function saveCapture(target: CaptureTarget, snapshot: Snapshot, source: Source, logs: readonly ReadLog[]): Promise<string[]> {
+  if (target.path === '-' && target.stdout?.isTTY) throw new UsageError('-f - writes a .tar.gz to standard output, which is a terminal: redirect it (> case.tar.gz) or give a path');
   const capturedAt = new Date();
   const serverVersion = snapshot.cluster?.version ?? (await source.serverVersion?.()) ?? null;
   const { files, manifest, selection, names } = captureFiles({
@@ -43,7 +47,7 @@ export async function saveCapture(target: CaptureTarget, snapshot: Snapshot, sou
     lists: logs.flatMap((l) => l.lists),
     redactNames: target.redactNames,
   });
-  const bytes = await writeCapture(target.path, files, capturedAt);
+  const bytes = await writeCapture(target.path, files, capturedAt, target.stdout?.write);
   const records = Object.entries(manifest.collections);
   const objects = records.reduce((sum, [, r]) => sum + r.objects, 0);
   const held = records.filter(([, r]) => r.objects > 0).length;
@@ -51,11 +55,11 @@ export async function saveCapture(target: CaptureTarget, snapshot: Snapshot, sou
   const requests = logs.reduce((sum, l) => sum + l.sent.length, 0);
   const from = snapshot.source.kind === 'live' ? `from ${requests} request${requests === 1 ? '' : 's'}` : `from ${snapshot.source.description}`;
   const lines = [
-    `wrote capture ${target.path}: ${objects.toLocaleString('en-US')} objects of ${held} kinds, ${size(bytes)}, ${from}; fields the diagnosis does not read left out${names ? `, ${names.count()} names replaced` : ''}`,
+    `wrote capture ${target.path === '-' ? 'to standard output' : target.path}: ${objects.toLocaleString('en-US')} objects of ${held} kinds, ${size(bytes)}, ${from}; fields the diagnosis does not read left out${names ? `, ${names.count()} names replaced` : ''}`,
   ];
   for (const [collection, r] of refused) {
     lines.push(r.permission ? `  ${collection}: refused (needs "${r.permission.verb} ${r.permission.resource}" ${r.permission.scope === 'cluster' ? 'at cluster scope' : `in ${r.permission.scope}`}); the capture says so` : `  ${collection}: failed (${r.error ?? 'unknown'}); the capture says so`);
   }
-  lines.push(`read it anywhere with: ${readBack(selection, target.path)}`);
+  lines.push(`read it anywhere with: ${readBack(selection, target.path === '-' ? 'FILE' : target.path)}`);
   return lines;
 }

@@ -115,7 +115,7 @@ access denied.`;
 export function buildCaptureProgram(version: string): Command {
   const program = withSelection('kubectl why-pending capture', version)
     .description('Write what a diagnosis of the selection reads, redacted, to share it.')
-    .requiredOption('-f, --filename <path>', 'where to write it: a new folder, or FILE.tar.gz (never overwritten)')
+    .requiredOption('-f, --filename <path>', "where to write it: a new folder, FILE.tar.gz (never overwritten), or '-' for a .tar.gz on standard output")
     .option('--redact-names', 'replace namespace, pod, owner and node names by stable pseudonyms')
     .option('--from-dump <path>', 'capture from a dump (or a capture) instead of a cluster: what a diagnosis of it reads, redacted')
     .addHelpText('after', captureExamples)

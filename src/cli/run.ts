@@ -66,6 +66,7 @@ async function run(argv: string[]): Promise<number> {
   if (options.save !== undefined && options.fromDump && !capturing) throw new UsageError('--save writes what a live read read; to redact a dump, use kubectl why-pending capture --from-dump DUMP -f PATH');
   if (options.save !== undefined && options.watch) throw new UsageError('--save and --watch together: save one diagnosis with --save, then watch');
   if (options.redactNames && options.save === undefined) throw new UsageError('--redact-names goes with --save (or kubectl why-pending capture)');
+  if (options.save === '-' && !capturing) throw new UsageError('--save - would mix the capture with the report on standard output: give --save a path, or use kubectl why-pending capture -f -');
   const logs: ReadLog[] = [];
   const source = await sourceFor(options, program.opts(), logs);
   const save = options.save === undefined ? undefined : { path: options.save, redactNames: options.redactNames === true, logs, capturing };
@@ -100,14 +101,14 @@ async function run(argv: string[]): Promise<number> {
       clock?.lap('second diagnosis');
     }
   }
-  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection: { namespace, name } }, capturedOf(snapshot, outcome), source, save.logs) : [];
+  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection: { namespace, name }, stdout: captureStdout }, capturedOf(snapshot, outcome), source, save.logs) : [];
   if (outcome.kind === 'notFound') {
-    if (save?.capturing) process.stdout.write(`${saved.map(escapeTerminal).join('\n')}\n`);
+    if (save?.capturing) captureLines(saved, save.path);
     fail(describeNotFound(outcome, snapshot.source.description));
     return exitCodes.notFound;
   }
   if (save?.capturing) {
-    process.stdout.write(`${saved.map(escapeTerminal).join('\n')}\n`);
+    captureLines(saved, save.path);
     return exitCodes.ok;
   }
   reporters[options.output](outcome.diagnosis, writerFor(options));
@@ -167,6 +168,14 @@ function capturedOf(snapshot: Snapshot, outcome: ReturnType<typeof diagnosePod>)
   return target ? withDerivedGaps(snapshot, target) : snapshot;
 }
 
+/** `capture -f -`: the .tar.gz goes to standard output (and what was written, to stderr). */
+const captureStdout = { isTTY: Boolean(process.stdout.isTTY), write: (bytes: Buffer) => new Promise<void>((done) => process.stdout.write(bytes, () => done())) };
+
+/** What `capture` wrote: on stdout, or on stderr when stdout carries the capture itself (`-f -`). */
+function captureLines(lines: readonly string[], path: string): void {
+  (path === '-' ? process.stderr : process.stdout).write(`${lines.map(escapeTerminal).join('\n')}\n`);
+}
+
 interface SaveRequest {
   path: string;
   redactNames: boolean;
@@ -179,9 +188,9 @@ async function runTriage(source: Source, options: CliOptions, save: SaveRequest 
   const scope = triageScope(source, options);
   const snapshot = await withProgress((update) => source.readTriage(scope, update));
   const selection = { ...(scope.namespace !== undefined ? { namespace: scope.namespace } : { allNamespaces: true }), ...(options.selector !== undefined ? { selector: options.selector } : {}) };
-  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection }, snapshot, source, save.logs) : [];
+  const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection, stdout: captureStdout }, snapshot, source, save.logs) : [];
   if (save?.capturing) {
-    process.stdout.write(`${saved.map(escapeTerminal).join('\n')}\n`);
+    captureLines(saved, save.path);
     return exitCodes.ok;
   }
   const diagnoses = triagePods(snapshot, scope);

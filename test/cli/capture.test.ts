@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { folderNames, readScenario, scenariosRoot } from '../support/scenario-folders.js';
-import { runCli } from './run.js';
+import { spawnSync } from 'node:child_process';
+import { cliMain, runCli } from './run.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'wp-capture-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,4 +39,23 @@ describe('capture --from-dump gives the dump\'s own answer', () => {
       expect(runCli([...query, '--from-dump', file]).stdout).toEqual(runCli([...query, '--from-dump', dump]).stdout);
     });
   }
+});
+
+describe('capture -f -', () => {
+  it('writes the .tar.gz to standard output and what it wrote to stderr; --from-dump - reads it back', () => {
+    const dump = 'examples/gpu-taint-typo.yaml';
+    const captured = spawnSync(process.execPath, [cliMain, 'capture', 'web-0', '-n', 'shop', '--from-dump', dump, '-f', '-'], { encoding: 'buffer' });
+    expect(captured.status, captured.stderr.toString()).toBe(0);
+    expect(captured.stdout.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(captured.stderr.toString()).toMatch(/^wrote capture to standard output: .* from examples\/gpu-taint-typo\.yaml;/);
+    const back = spawnSync(process.execPath, [cliMain, 'web-0', '-n', 'shop', '--from-dump', '-', '-o', 'json'], { input: captured.stdout, encoding: 'utf8' });
+    expect(back.status, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toEqual(JSON.parse(runCli(['web-0', '-n', 'shop', '--from-dump', dump, '-o', 'json']).stdout));
+  });
+
+  it('--save - is refused: the report is on standard output', () => {
+    const run = runCli(['web-0', '-n', 'shop', '--save', '-', '--kubeconfig', '/nonexistent']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: --save - would mix the capture with the report/);
+  });
 });

@@ -100,7 +100,7 @@ describe('the executables', () => {
 
   it('completes capture against its own flags', () => {
     const flags = runCli(['__complete', 'capture', '--']).stdout.split('\n');
-    expect(flags).toEqual(expect.arrayContaining(['--filename\twhere to write it: a new folder, or FILE.tar.gz (never overwritten)', '--redact-names\treplace namespace, pod, owner and node names by stable pseudonyms']));
+    expect(flags).toEqual(expect.arrayContaining(["--filename\twhere to write it: a new folder, FILE.tar.gz (never overwritten), or '-' for a .tar.gz on standard output", '--redact-names\treplace namespace, pod, owner and node names by stable pseudonyms']));
     expect(flags.some((f) => f.startsWith('--output'))).toBe(false);
     expect(runCli(['__complete', 'capture', '-f', '']).stdout).toBe(':0\n');
   });

@@ -176,10 +176,17 @@ function describeWriteError(target: string, error: unknown): InputError {
 
 /**
  * Writes the files to `target`: a .tar.gz (or .tgz) holding them in one folder named after
- * it, else a new folder. An existing file, or a folder that is not empty, is never overwritten.
- * Returns the bytes written.
+ * it, else a new folder; `-`, a .tar.gz given to `stdout`. An existing file, or a folder that is
+ * not empty, is never overwritten. Returns the bytes written.
  */
-export async function writeCapture(target: string, files: readonly ArchiveFile[], capturedAt: Date): Promise<number> {
+export async function writeCapture(target: string, files: readonly ArchiveFile[], capturedAt: Date, stdout?: (bytes: Buffer) => Promise<void>): Promise<number> {
+  if (target === '-') {
+    // `-f -`: the .tar.gz on standard output, its files in a folder named `capture`.
+    if (!stdout) throw new UsageError('-f -: no standard output to write the capture to');
+    const archive = packTarGz(files.map((f) => ({ path: `capture/${f.path}`, bytes: f.bytes })), capturedAt);
+    await stdout(archive);
+    return archive.length;
+  }
   const state = await exists(target);
   if (state === 'yes') throw new UsageError(`${target} already exists: give -f a new path (a capture never overwrites anything)`);
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.partial`);

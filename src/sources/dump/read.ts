@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { collectionNames, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
 import { collectionOfFile } from './captured.js';
@@ -144,12 +145,36 @@ async function dumpFiles(target: string): Promise<{ files: DumpFile[]; manifest?
     return { files: files.filter((f) => f !== manifest), manifest: await readFile(manifest, 'utf8') };
   }
   if (!(await startsWithGzip(target))) return { files: [target] };
-  // A capture written as .tar.gz, or any folder of dump files tarred and gzipped.
-  const entries = (await unpackTarGz(createReadStream(target), target)).filter((e) => dumpExtensions.has(path.extname(e.path).toLowerCase()));
+  return archiveFiles(createReadStream(target), target);
+}
+
+/** A capture written as .tar.gz, or any folder of dump files tarred and gzipped: its files, in memory. */
+async function archiveFiles(stream: NodeJS.ReadableStream, label: string): Promise<{ files: DumpFile[]; manifest?: string }> {
+  const entries = (await unpackTarGz(stream, label)).filter((e) => dumpExtensions.has(path.extname(e.path).toLowerCase()));
   const top = entries.filter((e) => isManifestPath(e.path) && e.path.split('/').length <= 2);
-  if (top.length > 1) throw new InputError(`reading capture ${target}: it holds ${top.length} manifests; one capture per archive`);
+  if (top.length > 1) throw new InputError(`reading capture ${label}: it holds ${top.length} manifests; one capture per archive`);
   const manifest = top[0];
   return { files: entries.filter((e) => e !== manifest), ...(manifest ? { manifest: manifest.bytes.toString('utf8') } : {}) };
+}
+
+/** Standard input as a stream again after its first chunk was looked at. */
+function replayed(first: Buffer, rest: AsyncIterator<unknown>): NodeJS.ReadableStream {
+  return Readable.from(
+    (async function* () {
+      yield first;
+      for (let next = await rest.next(); !next.done; next = await rest.next()) yield typeof next.value === 'string' ? Buffer.from(next.value) : (next.value as Buffer);
+    })(),
+  );
+}
+
+/** Standard input: a dump (JSON or YAML) read as a stream, or a .tar.gz capture (its gzip magic). */
+async function stdinFiles(stdin: NodeJS.ReadableStream): Promise<{ files: DumpFile[]; manifest?: string } | NodeJS.ReadableStream> {
+  const chunks = (stdin as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  const head = await chunks.next();
+  if (head.done) return Readable.from([]);
+  const first = typeof head.value === 'string' ? Buffer.from(head.value) : (head.value as Buffer);
+  const stream = replayed(first, chunks);
+  return isGzip(first) ? archiveFiles(stream, 'stdin') : stream;
 }
 
 export async function readDump(target: string, stdin: NodeJS.ReadableStream, options: ReadDumpOptions = {}): Promise<Snapshot> {
@@ -158,14 +183,17 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
   const objects = new ObjectReader((found) => collector.add(found));
   const meter = progressMeter(options.progress);
   let manifest: string | undefined;
-  if (target === '-') {
-    await readInput(stdin, '<stdin>', objects, meter);
+  const fromStdin = target === '-' ? await stdinFiles(stdin) : undefined;
+  if (fromStdin && !('files' in fromStdin)) {
+    await readInput(fromStdin as AsyncIterable<unknown>, '<stdin>', objects, meter);
   } else {
-    const found = await dumpFiles(target);
+    const found = fromStdin ?? (await dumpFiles(target));
     manifest = found.manifest;
-    if (found.files.length === 0 && manifest === undefined) throw new InputError(`reading dump ${target}: ${path.extname(target) === '' ? 'the directory' : 'the archive'} holds no .yaml, .yml or .json file`);
+    if (found.files.length === 0 && manifest === undefined) {
+      throw new InputError(`reading dump ${target === '-' ? 'stdin' : target}: ${target !== '-' && path.extname(target) === '' ? 'the directory' : 'the archive'} holds no .yaml, .yml or .json file`);
+    }
     for (const file of found.files) {
-      const label = typeof file === 'string' ? file : `${target}: ${file.path}`;
+      const label = typeof file === 'string' ? file : `${target === '-' ? 'stdin' : target}: ${file.path}`;
       try {
         await readInput(typeof file === 'string' ? createReadStream(file, { highWaterMark: 1 << 20 }) : [file.bytes], label, objects, meter);
         const named = collectionOfFile(typeof file === 'string' ? file : file.path);
@@ -179,9 +207,10 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
   }
   if (manifest !== undefined) {
     // A capture: its manifest says what was read; an empty collection there is known empty.
-    const read = manifestSnapshot(manifest, target);
+    const label = target === '-' ? 'stdin' : target;
+    const read = manifestSnapshot(manifest, label);
     const { collections, notes } = collector.finish();
-    return captureSnapshot(target, collections, notes, read);
+    return captureSnapshot(label, collections, notes, read);
   }
   if (objects.count === 0) throw new InputError(`reading dump ${target}: it holds no Kubernetes objects`);
   const { collections, notes } = collector.finish();
