@@ -103,16 +103,16 @@ async function run(argv: string[]): Promise<number> {
   }
   const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection: { namespace, name }, stdout: captureStdout }, capturedOf(snapshot, outcome), source, save.logs) : [];
   if (outcome.kind === 'notFound') {
-    if (save?.capturing) captureLines(saved, save.path);
+    if (save?.capturing) sayCaptured(saved, save);
     fail(describeNotFound(outcome, snapshot.source.description));
     return exitCodes.notFound;
   }
   if (save?.capturing) {
-    captureLines(saved, save.path);
+    sayCaptured(saved, save);
     return exitCodes.ok;
   }
   reporters[options.output](outcome.diagnosis, writerFor(options));
-  if (saved.length > 0) process.stderr.write(`${saved.map(escapeTerminal).join('\n')}\n`);
+  if (save) sayCaptured(saved, save);
   clock?.lap('report');
   if (clock) process.stderr.write(`timings: ${clock.summary()}\n`);
   launchHooks.covered(['pod', options.fromDump ? 'dump' : 'live', options.output, ...diagnosisCoverage(outcome.diagnosis)]);
@@ -171,9 +171,13 @@ function capturedOf(snapshot: Snapshot, outcome: ReturnType<typeof diagnosePod>)
 /** `capture -f -`: the .tar.gz goes to standard output (and what was written, to stderr). */
 const captureStdout = { isTTY: Boolean(process.stdout.isTTY), write: (bytes: Buffer) => new Promise<void>((done) => process.stdout.write(bytes, () => done())) };
 
-/** What `capture` wrote: on stdout, or on stderr when stdout carries the capture itself (`-f -`). */
-function captureLines(lines: readonly string[], path: string): void {
-  (path === '-' ? process.stderr : process.stdout).write(`${lines.map(escapeTerminal).join('\n')}\n`);
+/**
+ * What a capture wrote: `capture` says it on stdout in place of a report (on stderr when stdout
+ * carries the capture itself, `-f -`); --save on stderr, after the report.
+ */
+function sayCaptured(lines: readonly string[], save: SaveRequest): void {
+  if (lines.length === 0) return;
+  (save.capturing && save.path !== '-' ? process.stdout : process.stderr).write(`${lines.map(escapeTerminal).join('\n')}\n`);
 }
 
 interface SaveRequest {
@@ -190,12 +194,12 @@ async function runTriage(source: Source, options: CliOptions, save: SaveRequest 
   const selection = { ...(scope.namespace !== undefined ? { namespace: scope.namespace } : { allNamespaces: true }), ...(options.selector !== undefined ? { selector: options.selector } : {}) };
   const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection, stdout: captureStdout }, snapshot, source, save.logs) : [];
   if (save?.capturing) {
-    captureLines(saved, save.path);
+    sayCaptured(saved, save);
     return exitCodes.ok;
   }
   const diagnoses = triagePods(snapshot, scope);
   triageReporters[options.output](presentTriage({ scope, source: snapshot.source, diagnoses }), writerFor(options));
-  if (saved.length > 0) process.stderr.write(`${saved.map(escapeTerminal).join('\n')}\n`);
+  if (save) sayCaptured(saved, save);
   launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...diagnoses.flatMap(diagnosisCoverage)]);
   return exitCodes.ok;
 }

@@ -2,20 +2,13 @@
 // Pod -> Job -> CronJob, Pod -> StatefulSet, Pod -> DaemonSet), and back down from an owner
 // to its pods, so that a name like `deploy/web` can be diagnosed through its pods.
 import type { V1ObjectMeta, V1OwnerReference, V1Pod } from '@kubernetes/client-node';
-import { collectionOfKind, type Snapshot } from '../snapshot/types.js';
+import { collectionOfKind, isOwnerKind, type OwnerKind, type Snapshot } from '../snapshot/types.js';
 import type { ObjectRef } from './events.js';
 
 interface Owned {
   metadata?: V1ObjectMeta;
 }
 
-const ownerKinds = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
-
-export type OwnerKind = (typeof ownerKinds)[number];
-
-export function isOwnerKind(kind: string): kind is OwnerKind {
-  return (ownerKinds as readonly string[]).includes(kind);
-}
 
 // Each owner collection by namespace and name, built once per list: a triage of many pods
 // walks every pod's owner chain.

@@ -1,9 +1,9 @@
 // What the user named: a pod, or an owner (`deploy/web`, `rs/web-7d9`, `job/x`, `sts/db`,
 // `cronjob/y`, `ds/agent`) whose pods, or whose FailedCreate events, explain the wait.
 import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
-import { collectionOfKind, type ClusterEvent, type Snapshot } from '../snapshot/types.js';
+import { collectionOfKind, isOwnerKind, type ClusterEvent, type OwnerKind, type Snapshot } from '../snapshot/types.js';
 import { eventsAbout, type ObjectRef } from './events.js';
-import { descendants, findOwner, isOwnerKind, type OwnerKind } from './owners.js';
+import { descendants, findOwner } from './owners.js';
 import { similarity } from './nearmiss/index.js';
 import { byText } from './order.js';
 

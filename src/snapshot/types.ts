@@ -298,6 +298,15 @@ export const collectionOfKind = {
   Namespace: 'namespaces',
 } as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
 
+/** The controllers a pod's owner chain is followed through: their collections hold pod templates. */
+export const ownerKinds = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
+
+export type OwnerKind = (typeof ownerKinds)[number];
+
+export function isOwnerKind(kind: string): kind is OwnerKind {
+  return (ownerKinds as readonly string[]).includes(kind);
+}
+
 /** How the API and kubectl name each collection's resource. */
 export interface ApiResource {
   kind: string;

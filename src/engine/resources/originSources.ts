@@ -3,8 +3,8 @@
 // Job, CronJob), and the kubectl.kubernetes.io/last-applied-configuration of the pod and of
 // each owner (what `kubectl apply` was given, before any defaulting).
 import type { V1Container, V1LimitRange, V1ObjectMeta, V1Pod, V1PodSpec } from '@kubernetes/client-node';
-import type { Snapshot } from '../../snapshot/types.js';
-import { findOwner, isOwnerKind, ownerChain } from '../owners.js';
+import { isOwnerKind, type Snapshot } from '../../snapshot/types.js';
+import { findOwner, ownerChain } from '../owners.js';
 import { readAnnotations } from '../annotations.js';
 
 /** A pod spec as someone wrote it, and the object that holds it. */

@@ -3,9 +3,9 @@
 // LimitRange's min, max and ratio; the FailedCreate text says which plugin refused and which
 // resources, the objects in the snapshot give the numbers as they are now.
 import type { V1Container, V1LimitRange, V1Pod, V1PodSpec, V1ResourceQuota } from '@kubernetes/client-node';
-import type { ClusterEvent, Snapshot } from '../../snapshot/types.js';
+import { isOwnerKind, type ClusterEvent, type Snapshot } from '../../snapshot/types.js';
 import { withoutAggregation, type ObjectRef } from '../events.js';
-import { findOwner, isOwnerKind } from '../owners.js';
+import { findOwner } from '../owners.js';
 import { QuantityError } from '../quantity/index.js';
 import { toResourceList, type ResourceList } from '../resources/amounts.js';
 import { defaultLimitOf, defaultRequestOf } from '../resources/origins.js';

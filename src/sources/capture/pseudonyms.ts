@@ -10,6 +10,7 @@
 // messages and conditions, where the scheduler and kubelets write names into text.
 import { readAnnotations } from '../../engine/annotations.js';
 import { byText } from '../../engine/order.js';
+import { isOwnerKind } from '../../snapshot/types.js';
 import { isObject } from '../object.js';
 
 type Json = Record<string, unknown>;
@@ -17,14 +18,6 @@ type Json = Record<string, unknown>;
 /** The kinds of name replaced, each with its own numbering. */
 export type NameKind = 'namespace' | 'node' | 'pod' | 'owner';
 
-const ownerKinds: Readonly<Record<string, string>> = {
-  ReplicaSet: 'replicaset',
-  Deployment: 'deployment',
-  StatefulSet: 'statefulset',
-  DaemonSet: 'daemonset',
-  Job: 'job',
-  CronJob: 'cronjob',
-};
 const metadataNameLabel = 'kubernetes.io/metadata.name';
 /** What a name may be made of (a DNS subdomain); anything else ends a word in a message. */
 const wordBreak = /([^A-Za-z0-9.-]+)/;
@@ -93,10 +86,9 @@ export class Pseudonyms {
     return this.maps.get('node')?.get(name) ?? name;
   }
 
-  /** An owner's pseudonym, numbered by its kind (`deployment-2`); other kinds keep their names. */
+  /** An owner's pseudonym (snapshot/types.ts's owner kinds), numbered by its kind (`deployment-2`); other kinds keep their names. */
   owner(kind: string | undefined, name: string): string {
-    const prefix = kind === undefined ? undefined : ownerKinds[kind];
-    return prefix ? this.name('owner', name, prefix) : name;
+    return kind !== undefined && isOwnerKind(kind) ? this.name('owner', name, kind.toLowerCase()) : name;
   }
 
   /** `text` with every word that is a known name replaced: `shop/web-0` -> `ns-1/pod-1`. */
@@ -131,6 +123,11 @@ function renameField(object: unknown, field: string, rename: (value: string) => 
   if (isObject(object) && typeof object[field] === 'string') object[field] = rename(object[field]);
 }
 
+/** A list of names (a requirement's values, a term's namespaces) renamed; what is not a string kept. */
+function renameEach(list: unknown[], rename: (value: string) => string): unknown[] {
+  return list.map((v) => (typeof v === 'string' ? rename(v) : v));
+}
+
 /** `matchFields` on metadata.name (a DaemonSet pod's pin, a device's node selector) names nodes. */
 function renameNodeFields(value: unknown, names: Pseudonyms): void {
   if (Array.isArray(value)) {
@@ -141,7 +138,7 @@ function renameNodeFields(value: unknown, names: Pseudonyms): void {
   for (const [key, inner] of Object.entries(value)) {
     if (key === 'matchFields' && Array.isArray(inner)) {
       for (const req of inner) {
-        if (isObject(req) && req['key'] === 'metadata.name' && Array.isArray(req['values'])) req['values'] = req['values'].map((v) => (typeof v === 'string' ? names.name('node', v) : v));
+        if (isObject(req) && req['key'] === 'metadata.name' && Array.isArray(req['values'])) req['values'] = renameEach(req['values'], (v) => names.name('node', v));
       }
     } else renameNodeFields(inner, names);
   }
@@ -154,13 +151,13 @@ function renameAffinityNamespaces(value: unknown, names: Pseudonyms): void {
     return;
   }
   if (!isObject(value)) return;
-  if (Array.isArray(value['namespaces'])) value['namespaces'] = value['namespaces'].map((n) => (typeof n === 'string' ? names.name('namespace', n) : n));
+  if (Array.isArray(value['namespaces'])) value['namespaces'] = renameEach(value['namespaces'], (n) => names.name('namespace', n));
   const selector = value['namespaceSelector'];
   if (isObject(selector)) {
     const labels = selector['matchLabels'];
     if (isObject(labels) && typeof labels[metadataNameLabel] === 'string') labels[metadataNameLabel] = names.name('namespace', labels[metadataNameLabel]);
     for (const req of Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'] : []) {
-      if (isObject(req) && req['key'] === metadataNameLabel && Array.isArray(req['values'])) req['values'] = req['values'].map((v) => (typeof v === 'string' ? names.name('namespace', v) : v));
+      if (isObject(req) && req['key'] === metadataNameLabel && Array.isArray(req['values'])) req['values'] = renameEach(req['values'], (v) => names.name('namespace', v));
     }
   }
   for (const inner of Object.values(value)) if (isObject(inner) || Array.isArray(inner)) renameAffinityNamespaces(inner, names);
@@ -209,7 +206,7 @@ export function renameTexts(object: Json, names: Pseudonyms): void {
  */
 export function renameObject(collection: string, kind: string, object: Json, names: Pseudonyms, claims: ReadonlyMap<string, string>): void {
   const own: NameKind | 'owned' | undefined =
-    collection === 'pods' ? 'pod' : collection === 'nodes' || collection === 'csiNodes' ? 'node' : collection === 'namespaces' ? 'namespace' : ownerKinds[kind] ? 'owned' : undefined;
+    collection === 'pods' ? 'pod' : collection === 'nodes' || collection === 'csiNodes' ? 'node' : collection === 'namespaces' ? 'namespace' : isOwnerKind(kind) ? 'owned' : undefined;
   const metadata = object['metadata'];
   // A generic ephemeral volume's claim, looked up by its namespace before that is renamed.
   if (collection === 'persistentVolumeClaims' && isObject(metadata)) renameField(metadata, 'name', (n) => claims.get(`${String(metadata['namespace'] ?? 'default')}/${n}`) ?? n);
@@ -232,14 +229,12 @@ export function renameObject(collection: string, kind: string, object: Json, nam
   }
   if (collection === 'csiNodes' && isObject(spec)) for (const d of Array.isArray(spec['drivers']) ? spec['drivers'] : []) renameField(d, 'nodeID', (n) => names.pool(n));
   if (collection === 'deviceTaintRules' && isObject(spec)) renameField(spec['deviceSelector'], 'pool', (n) => names.pool(n));
-  if (collection === 'resourceClaims' && isObject(status) && isObject(status['allocation'])) {
-    const devices = status['allocation']['devices'];
-    for (const result of isObject(devices) && Array.isArray(devices['results']) ? devices['results'] : []) renameField(result, 'pool', (n) => names.pool(n));
-  }
-  if (collection === 'nodeClaims') renameField(status, 'nodeName', (n) => names.name('node', n));
   if (collection === 'resourceClaims' && isObject(status)) {
+    const devices = isObject(status['allocation']) ? status['allocation']['devices'] : undefined;
+    for (const result of isObject(devices) && Array.isArray(devices['results']) ? devices['results'] : []) renameField(result, 'pool', (n) => names.pool(n));
     for (const r of Array.isArray(status['reservedFor']) ? status['reservedFor'] : []) if (isObject(r) && r['resource'] === 'pods') renameField(r, 'name', (n) => names.name('pod', n));
   }
+  if (collection === 'nodeClaims') renameField(status, 'nodeName', (n) => names.name('node', n));
   if (collection === 'podDisruptionBudgets' && isObject(status) && isObject(status['disruptedPods'])) {
     status['disruptedPods'] = Object.fromEntries(Object.entries(status['disruptedPods']).map(([pod, at]) => [names.name('pod', pod), at]));
   }
@@ -248,7 +243,7 @@ export function renameObject(collection: string, kind: string, object: Json, nam
   renameAffinityNamespaces(spec, names);
 }
 
-/** An event's involved object renamed by its kind, and its message word by word. */
+/** An event's involved object renamed by its kind (its message is renamed apart, once every name is known). */
 export function renameInvolved(involved: { kind: string; namespace: string; name: string }, names: Pseudonyms): { kind: string; namespace: string; name: string } {
   const namespace = names.name('namespace', involved.namespace);
   const { kind } = involved;

@@ -161,28 +161,27 @@ function redactWorkload(object: Json, kind: string): Json {
  * fields it picks, whose values it shares with the input (a caller that changes it copies it).
  */
 export function redactObject(collection: Exclude<CollectionName, 'events'>, kind: string, object: Json): Json {
-  const copy = object;
   switch (collection) {
     case 'pods':
-      return redactPod(copy, kind);
+      return redactPod(object, kind);
     case 'nodes':
-      return compactNode(copy) as Json;
+      return compactNode(object) as Json;
     case 'namespaces':
-      return namespaceRecord(copy) as Json;
+      return namespaceRecord(object) as Json;
     case 'clusterAutoscalerStatus':
-      return statusOnly(copy) as Json;
+      return statusOnly(object) as Json;
     case 'storageClasses': {
-      const { parameters: _parameters, ...rest } = copy;
-      return { ...rest, metadata: redactMetadata(copy['metadata'], kind) };
+      const { parameters: _parameters, ...rest } = object;
+      return { ...rest, metadata: redactMetadata(object['metadata'], kind) };
     }
     case 'persistentVolumes': {
-      const spec = isObject(copy['spec']) ? copy['spec'] : undefined;
+      const spec = isObject(object['spec']) ? object['spec'] : undefined;
       const csi = isObject(spec?.['csi']) ? { ...spec['csi'] } : undefined;
       if (csi) for (const field of secretRefs) delete csi[field];
-      return { ...copy, metadata: redactMetadata(copy['metadata'], kind), ...(spec ? { spec: { ...spec, ...(csi ? { csi } : {}) } } : {}) };
+      return { ...object, metadata: redactMetadata(object['metadata'], kind), ...(spec ? { spec: { ...spec, ...(csi ? { csi } : {}) } } : {}) };
     }
     default:
-      if (templated.has(collection)) return redactWorkload(copy, kind);
-      return { ...copy, metadata: redactMetadata(copy['metadata'], kind) };
+      if (templated.has(collection)) return redactWorkload(object, kind);
+      return { ...object, metadata: redactMetadata(object['metadata'], kind) };
   }
 }

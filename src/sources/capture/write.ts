@@ -7,7 +7,7 @@ import path from 'node:path';
 import { InputError, UsageError } from '../../errors.js';
 import { parseQuery } from '../../engine/target.js';
 import { apiResources, collectionNames, type ClusterEvent, type CollectionName, type Gap, type Snapshot } from '../../snapshot/types.js';
-import { captureApiVersion, describeCollections, manifestFile, type CaptureManifest, type CaptureSelection, type ListLike, type SentLike } from './manifest.js';
+import { captureApiVersion, describeCollections, manifestFile, type CaptureManifest, type CaptureSelection, type CollectionRecord, type ListLike, type SentLike } from './manifest.js';
 import { ephemeralClaims, Pseudonyms, renameInvolved, renameObject, renameTexts } from './pseudonyms.js';
 import { redactObject } from './redact.js';
 import { packTarGz, type ArchiveFile } from './tar.js';
@@ -36,9 +36,8 @@ export interface CaptureFiles {
   names?: Pseudonyms;
 }
 
-function isArchivePath(target: string): boolean {
-  return /\.(tar\.gz|tgz)$/i.test(target);
-}
+/** A .tar.gz (or .tgz) destination, and the folder its files go in: its name without the suffix. */
+const archiveSuffix = /\.(tar\.gz|tgz)$/i;
 
 function apiVersionOf(collection: CollectionName): string {
   const r = apiResources[collection];
@@ -76,12 +75,33 @@ function renameSelection(selection: CaptureSelection, names: Pseudonyms): Captur
   return out;
 }
 
+/** A permission's scope (`cluster`, `namespace <name>`) with the namespace renamed. */
+function renameScope<P extends { scope: string }>(permission: P, names: Pseudonyms): P {
+  const namespace = /^namespace (.*)$/.exec(permission.scope)?.[1];
+  return namespace === undefined ? permission : { ...permission, scope: `namespace ${names.name('namespace', namespace)}` };
+}
+
 function renameGap(gap: Gap, names: Pseudonyms): Gap {
   if (gap.cause === 'error') return { ...gap, detail: names.text(gap.detail) };
-  if (gap.cause === 'forbidden' && gap.permission.scope.startsWith('namespace ')) {
-    return { ...gap, permission: { ...gap.permission, scope: `namespace ${names.name('namespace', gap.permission.scope.slice('namespace '.length))}` } };
-  }
+  if (gap.cause === 'forbidden') return { ...gap, permission: renameScope(gap.permission, names) };
   return gap;
+}
+
+/** How a collection was read, with the names in it renamed: its namespace, object, node and field selector. */
+function renameRecord(record: CollectionRecord, names: Pseudonyms): CollectionRecord {
+  const reads = record.reads.map((r) => ({
+    ...r,
+    ...(r.namespace !== undefined ? { namespace: names.name('namespace', r.namespace) } : {}),
+    ...(r.name !== undefined ? { name: names.text(r.name) } : {}),
+    ...(r.node !== undefined ? { node: names.name('node', r.node) } : {}),
+    ...(r.fieldSelector !== undefined ? { fieldSelector: names.text(r.fieldSelector) } : {}),
+  }));
+  return {
+    ...record,
+    reads,
+    ...(record.permission ? { permission: renameScope(record.permission, names) } : {}),
+    ...(record.error !== undefined ? { error: names.text(record.error) } : {}),
+  };
 }
 
 /** The capture of `input.snapshot`: its files (relative paths) and its manifest. */
@@ -125,12 +145,8 @@ export function captureFiles(input: CaptureInput): CaptureFiles {
   const files: ArchiveFile[] = [];
   for (const collection of collectionNames) {
     const items = objects.get(collection) ?? [];
-    const record = collections[collection];
-    if (names) {
-      record.reads = record.reads.map((r) => ({ ...r, ...(r.namespace !== undefined ? { namespace: names.name('namespace', r.namespace) } : {}), ...(r.name !== undefined ? { name: names.text(r.name) } : {}), ...(r.node !== undefined ? { node: names.name('node', r.node) } : {}), ...(r.fieldSelector !== undefined ? { fieldSelector: names.text(r.fieldSelector) } : {}) }));
-      if (record.permission?.scope.startsWith('namespace ')) record.permission = { ...record.permission, scope: `namespace ${names.name('namespace', record.permission.scope.slice('namespace '.length))}` };
-      if (record.error !== undefined) record.error = names.text(record.error);
-    }
+    const record = names ? renameRecord(collections[collection], names) : collections[collection];
+    collections[collection] = record;
     if (items.length === 0) continue;
     const file = `${apiResources[collection].plural}.json`;
     record.file = file;
@@ -191,8 +207,8 @@ export async function writeCapture(target: string, files: readonly ArchiveFile[]
   if (state === 'yes') throw new UsageError(`${target} already exists: give -f a new path (a capture never overwrites anything)`);
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.partial`);
   try {
-    if (isArchivePath(target)) {
-      const folder = path.basename(target).replace(/\.(tar\.gz|tgz)$/i, '');
+    if (archiveSuffix.test(target)) {
+      const folder = path.basename(target).replace(archiveSuffix, '');
       const archive = packTarGz(files.map((f) => ({ path: `${folder}/${f.path}`, bytes: f.bytes })), capturedAt);
       await writeFile(temporary, archive, { flag: 'wx' });
       await rename(temporary, target);

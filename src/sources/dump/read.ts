@@ -182,6 +182,7 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
   const captured = new Set<CollectionName>();
   const objects = new ObjectReader((found) => collector.add(found));
   const meter = progressMeter(options.progress);
+  const label = target === '-' ? 'stdin' : target;
   let manifest: string | undefined;
   const fromStdin = target === '-' ? await stdinFiles(stdin) : undefined;
   if (fromStdin && !('files' in fromStdin)) {
@@ -190,24 +191,23 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
     const found = fromStdin ?? (await dumpFiles(target));
     manifest = found.manifest;
     if (found.files.length === 0 && manifest === undefined) {
-      throw new InputError(`reading dump ${target === '-' ? 'stdin' : target}: ${target !== '-' && path.extname(target) === '' ? 'the directory' : 'the archive'} holds no .yaml, .yml or .json file`);
+      throw new InputError(`reading dump ${label}: ${target !== '-' && path.extname(target) === '' ? 'the directory' : 'the archive'} holds no .yaml, .yml or .json file`);
     }
     for (const file of found.files) {
-      const label = typeof file === 'string' ? file : `${target === '-' ? 'stdin' : target}: ${file.path}`;
+      const where = typeof file === 'string' ? file : `${label}: ${file.path}`;
       try {
-        await readInput(typeof file === 'string' ? createReadStream(file, { highWaterMark: 1 << 20 }) : [file.bytes], label, objects, meter);
+        await readInput(typeof file === 'string' ? createReadStream(file, { highWaterMark: 1 << 20 }) : [file.bytes], where, objects, meter);
         const named = collectionOfFile(typeof file === 'string' ? file : file.path);
         if (named) captured.add(named);
       } catch (error) {
         if (error instanceof InputError) throw error;
         if ((error as NodeJS.ErrnoException).code === undefined) throw error;
-        throw describeFsError(label, error);
+        throw describeFsError(where, error);
       }
     }
   }
   if (manifest !== undefined) {
     // A capture: its manifest says what was read; an empty collection there is known empty.
-    const label = target === '-' ? 'stdin' : target;
     const read = manifestSnapshot(manifest, label);
     const { collections, notes } = collector.finish();
     return captureSnapshot(label, collections, notes, read);
@@ -220,19 +220,20 @@ export async function readDump(target: string, stdin: NodeJS.ReadableStream, opt
   const gaps: Gap[] = collectionNames.filter((c) => collections[c].length === 0 && !captured.has(c)).map((collection) => ({ collection, cause: 'absentFromDump' }));
   // Without `kubectl version` output in the dump, the cluster's version is unknown (no `cluster`).
   const cluster = objects.serverVersion !== undefined ? { cluster: { version: objects.serverVersion } } : {};
-  return { source: { kind: 'dump', description: target === '-' ? 'stdin' : target }, objects: collections, gaps, notes, ...cluster };
+  return { source: { kind: 'dump', description: label }, objects: collections, gaps, notes, ...cluster };
 }
 
 /** `--from-dump target` as a source: the whole dump is read, whatever the query. */
 export function dumpSource(target: string, stdin: NodeJS.ReadableStream, namespace: string | undefined): Source {
+  const label = target === '-' ? 'stdin' : target;
   return {
     namespace: namespace ?? 'default',
     read: (_query, progress) => {
-      progress(`reading dump ${target === '-' ? 'stdin' : target}`);
+      progress(`reading dump ${label}`);
       return readDump(target, stdin, { progress });
     },
     readTriage: (_scope, progress) => {
-      progress(`reading dump ${target === '-' ? 'stdin' : target}`);
+      progress(`reading dump ${label}`);
       return readDump(target, stdin, { progress });
     },
   };

@@ -1,6 +1,6 @@
 // The API resources why-pending reads: where each lives, how RBAC names it, and which snapshot
 // collection it fills.
-import { apiResources, type ApiResource, type CollectionName } from '../../snapshot/types.js';
+import { apiResources, isOwnerKind, type ApiResource, type CollectionName } from '../../snapshot/types.js';
 
 export interface Resource extends ApiResource {
   collection: CollectionName;
@@ -11,10 +11,8 @@ export const resources = Object.fromEntries(
   (Object.entries(apiResources) as [CollectionName, ApiResource][]).map(([collection, r]) => [collection, { ...r, collection }]),
 ) as Record<CollectionName, Resource>;
 
-const ownerKinds = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
-
 export function ownerResource(kind: string): Resource | undefined {
-  return Object.values(resources).find((r) => r.kind === kind && (ownerKinds as readonly string[]).includes(kind));
+  return isOwnerKind(kind) ? Object.values(resources).find((r) => r.kind === kind) : undefined;
 }
 
 /** Pods that still count: the filters skip Succeeded and Failed pods. */
