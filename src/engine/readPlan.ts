@@ -16,7 +16,8 @@
 // - Below: the engine's own answers a reader sequences its stages by (the stage, the events
 //   about an object, the owner a query names...), the same functions the diagnosis uses.
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
-import { nodeFacts, podFacts } from './facts.js';
+import { hasRequiredAntiAffinity, nodeFacts, podFacts } from './facts.js';
+import { selectsNamespacesByLabel } from './namespaces.js';
 import { formatLabelSelector, matchesLabelSelector, mergeLabelKeys } from './match/labelSelector.js';
 import type { NodeFacts, PodFacts, RuleContext } from './model.js';
 import type { Rule } from './reasons.js';
@@ -132,7 +133,7 @@ export function candidateNodes(rules: readonly Rule[], pod: V1Pod, nodes: readon
   return { names, failsPreFilter: false };
 }
 
-export interface PodSelection {
+interface PodSelection {
   /** undefined: every namespace. */
   namespace?: string;
   /** A server-side label selector ('' selects every pod). */
@@ -141,7 +142,7 @@ export interface PodSelection {
 }
 
 /** Where the pods that the pod's required (anti-)affinity terms and spread constraints count live. */
-export function podSelections(pod: V1Pod): PodSelection[] {
+function podSelections(pod: V1Pod): PodSelection[] {
   const namespace = pod.metadata?.namespace ?? 'default';
   const labels = pod.metadata?.labels ?? {};
   const out: PodSelection[] = [];
@@ -174,18 +175,13 @@ export function podSelections(pod: V1Pod): PodSelection[] {
   });
 }
 
-export function inSelection(pod: V1Pod, selections: readonly PodSelection[]): boolean {
+function inSelection(pod: V1Pod, selections: readonly PodSelection[]): boolean {
   const namespace = pod.metadata?.namespace ?? 'default';
   return selections.some((s) => (s.namespace === undefined || s.namespace === namespace) && matchesLabelSelector(s.selector, pod.metadata?.labels));
 }
 
-/** Claims a pod's volumes name (persistentVolumeClaim and generic ephemeral volumes). */
-export function claimNamesOf(pod: V1Pod): string[] {
-  return [...new Set(podClaimRefs(pod).map((r) => r.claim))];
-}
-
 /** Whether the pod has volumes NodeVolumeLimits counts (claims, or in-tree attachable disks). */
-export function hasAttachableVolumes(pod: V1Pod): boolean {
+function hasAttachableVolumes(pod: V1Pod): boolean {
   return (pod.spec?.volumes ?? []).some(
     (v) => v.persistentVolumeClaim || v.ephemeral || v.awsElasticBlockStore || v.gcePersistentDisk || v.azureDisk || v.cinder || v.portworxVolume,
   );
@@ -196,8 +192,9 @@ export function hasAttachableVolumes(pod: V1Pod): boolean {
  * around the pod is read, a snapshot of the pod alone): the collections the rules read for it
  * (its claims' volumes and classes, devices, its gang, namespace labels), and, once its events
  * are read, the stage they put it in and what that stage asks for beside the nodes (an
- * autoscaler's objects, the scheduler's activity elsewhere, the nominated node's pods). The
- * candidate nodes, whose pods matter, are `candidateNodes` once the nodes are read.
+ * autoscaler's objects, the scheduler's activity elsewhere, the nominated node's pods); once
+ * the nodes are read, the candidate nodes, whose pods matter, and the pods that count wherever
+ * they run. The reader only sequences what the plan names.
  */
 export interface ReadPlan {
   pending: boolean;
@@ -207,7 +204,13 @@ export interface ReadPlan {
   volumes: boolean;
   devices: boolean;
   gang: boolean;
+  /** Every namespace's labels: the pod's own affinity terms select namespaces by label. */
   namespaces: boolean;
+  /**
+   * The pod's own namespace's labels: a pod already read has required anti-affinity whose
+   * namespaceSelector the scheduler matches against this namespace.
+   */
+  ownNamespace(): boolean;
   /** cluster-autoscaler wrote about the pod: its status ConfigMap. */
   autoscalerStatus: boolean;
   /** Karpenter's word answers the pod's last failure: its NodePools and NodeClaims. */
@@ -216,6 +219,24 @@ export interface ReadPlan {
   schedulerActivity: boolean;
   /** The node a pending preemption waits on: its pods and their budgets. */
   nominatedNode?: string;
+  /** The claims the pod's volumes name. */
+  claims: string[];
+  /** Those of its claims read as ReadWriteOncePod: another pod using one, wherever it runs, blocks it. */
+  exclusiveClaims: string[];
+  /**
+   * The nodes read whose pods can change the verdict (`candidateNodes` over the nodes read),
+   * computed once asked. Like `ownNamespace` and `volumeLimited`, it looks at `read` when called:
+   * a reader that keeps adding to the snapshot it planned with asks after the reads they need.
+   */
+  candidates(): Candidates;
+  /** The selectors of pods that count wherever they run: the pod's required (anti-)affinity and spread. */
+  selections: PodSelection[];
+  /** Whether a pod bound elsewhere still counts for this one: matched by a selection, or with required anti-affinity of its own. */
+  countedAnywhere(other: V1Pod): boolean;
+  /** The pod has volumes NodeVolumeLimits counts: the volumes of pods on limited nodes matter. */
+  attachableVolumes: boolean;
+  /** Of `nodes`, those whose pods' volumes NodeVolumeLimits counts (a CSINode with a limit), for a pod with such volumes. */
+  volumeLimited(nodes: readonly string[]): string[];
 }
 
 // Read together (a source's podVolumes, podDevices) when a rule needs any of them for the pod.
@@ -224,9 +245,16 @@ const deviceCollections: readonly CollectionName[] = ['resourceClaims', 'deviceC
 
 export function planReads(rules: readonly Rule[], pod: V1Pod, read: Snapshot): ReadPlan {
   const needed = neededCollections(rules, pod);
-  const ref: ObjectRef = { kind: 'Pod', namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const ref: ObjectRef = { kind: 'Pod', namespace, name: pod.metadata?.name ?? '', ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}) };
   const podEvents = eventsAbout(read, ref);
   const stage = decideStage(read, pod, podEvents);
+  const claims = [...new Set(podClaimRefs(pod).map((r) => r.claim))];
+  const exclusiveClaims = claims.filter((name) =>
+    read.objects.persistentVolumeClaims.some((c) => c.metadata?.name === name && (c.metadata.namespace ?? 'default') === namespace && c.spec?.accessModes?.includes('ReadWriteOncePod')),
+  );
+  const selections = podSelections(pod);
+  let candidates: Candidates | undefined;
   return {
     pending: (pod.status?.phase ?? 'Pending') === 'Pending',
     stage,
@@ -236,16 +264,30 @@ export function planReads(rules: readonly Rule[], pod: V1Pod, read: Snapshot): R
     devices: deviceCollections.some((c) => needed.has(c)) || asksDraExtendedResource(pod),
     gang: podGroupOf(pod) !== undefined,
     namespaces: needed.has('namespaces'),
+    ownNamespace: () =>
+      !read.objects.namespaces.some((n) => n.metadata?.name === namespace) &&
+      read.objects.pods.some((p) => p !== pod && hasRequiredAntiAffinity(p) && selectsNamespacesByLabel(p)),
     autoscalerStatus: podEvents.some(isClusterAutoscalerEvent),
     karpenter: 'autoscaler' in stage && stage.autoscaler?.autoscaler === 'karpenter',
     schedulerActivity: stage.stage === 'NoScheduler',
     ...(stage.stage === 'PreemptionPending' ? { nominatedNode: stage.nominatedNodeName } : {}),
+    claims,
+    exclusiveClaims,
+    candidates: () => (candidates ??= candidateNodes(rules, pod, read.objects.nodes, read)),
+    selections,
+    countedAnywhere: (other) => hasRequiredAntiAffinity(other) || inSelection(other, selections),
+    attachableVolumes: hasAttachableVolumes(pod),
+    volumeLimited: (nodes) => {
+      if (!hasAttachableVolumes(pod)) return [];
+      const limited = new Set(read.objects.csiNodes.filter((c) => (c.spec?.drivers ?? []).some((d) => d.allocatable?.count != null)).map((c) => c.metadata?.name ?? ''));
+      return nodes.filter((n) => limited.has(n));
+    },
   };
 }
 
 // The engine's answers a reader sequences its reads by: the same functions the diagnosis runs.
 export { eventsAbout } from './events.js';
-export { hasRequiredAntiAffinity, priorityOf } from './facts.js';
+export { priorityOf } from './facts.js';
 export { formatLabelSelector } from './match/labelSelector.js';
 export { selectsNamespacesByLabel } from './namespaces.js';
 export { rules } from './rules/index.js';

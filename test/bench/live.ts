@@ -162,7 +162,7 @@ async function saveReads(dir: string, kubeconfig: string, cases: readonly BenchC
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** A pod LIST that reads more than one node's pods (the paged read of every pod, or a selector's). */
-/** The LIST of pods nominated to a node (fetch.ts nominatedPods): its answer holds only those few pods. */
+/** The LIST of pods nominated to a node (reads/nodePods.ts nominatedPods): its answer holds only those few pods. */
 const nominatedList = /(^|,)status\.nominatedNodeName!=/;
 
 function isWidePodList(e: AuditEvent): boolean {

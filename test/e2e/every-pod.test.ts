@@ -8,7 +8,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { ruleSet } from '../../src/messages/registry.js';
 import type { Snapshot } from '../../src/snapshot/types.js';
 import { loadConfig } from '../../src/sources/live/config.js';
-import { readLive } from '../../src/sources/live/fetch.js';
+import { readLive } from '../../src/sources/live/readPod.js';
 import { liveOptionsFrom } from '../../src/sources/live/flags.js';
 import type { SentRequest, Transport } from '../../src/sources/live/transport.js';
 import type { Obj, TestCluster } from './harness/index.js';

@@ -20,7 +20,7 @@
 //   A pod list read in protobuf (protobuf/pod.ts) is decoded straight into this record.
 //   test/unit/live/compact-scenarios.test.ts diagnoses every scenario folder with its
 //   neighbour pods cut so and whole: a field the engine starts reading must be added here.
-// - cluster-autoscaler's status ConfigMap (one GET, fetch.ts): its name, namespace and `status` key.
+// - cluster-autoscaler's status ConfigMap (one GET, reads/autoscalers.ts): its name, namespace and `status` key.
 import type { V1ConfigMap, V1Container, V1ContainerStatus, V1Node, V1NodeCondition, V1Pod, V1PodResourceClaim, V1PodStatus, V1Taint, V1Volume } from '@kubernetes/client-node';
 import { cordonEntries } from '../cordon.js';
 import { nodeRecordFields, type NamespaceRecord, type NodeRecord } from '../../snapshot/types.js';

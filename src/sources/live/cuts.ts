@@ -1,7 +1,7 @@
 // How the lists read by the thousand are cut as they arrive: nodes and the pods on nodes are
 // asked for in protobuf and decoded straight into the records the engine reads of them
 // (protobuf/), and a server that answers JSON has its pages cut to the same records (compact.ts).
-// The single pod's read (fetch.ts) and triage (triage.ts) read them the same way.
+// The single pod's read (readPod.ts) and triage (readTriage.ts) read nodes the same way.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { NodeRecord } from '../../snapshot/types.js';
 import { compactNeighbour, compactNode } from './compact.js';

@@ -2,7 +2,7 @@
 // a gap naming the permission, another refusal a gap saying what failed with the server's own
 // words, a 404 an object that is not there (a GET) or, where asked, an API group not served
 // (Karpenter's, where it is not installed): no gap. Anything else is thrown. Used by the
-// single-pod read (fetch.ts) and the triage read (triage.ts) alike.
+// reader (reader.ts), for every live read.
 import type { Gap } from '../../snapshot/types.js';
 import { ApiStatusError } from './errors.js';
 import { rbacName, scopeOf, type Resource } from './resources.js';

@@ -6,6 +6,7 @@
 import type { LiveConfig } from './config.js';
 import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
 import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
+import { LiveReader } from './reader.js';
 import { Transport } from './transport.js';
 
 /** What to watch: collections at a path, narrowed by field selectors. */
@@ -51,10 +52,12 @@ export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
   const seconds = config.requestTimeoutMs > 0 ? Math.max(1, Math.floor(config.requestTimeoutMs / 1000) - 1) : 60;
   return {
     async mark() {
+      // Through the one reader: a refusal names the permission, as a diagnosis's target would.
+      const reader = new LiveReader(transport, config.describe, () => undefined, 0);
       return Promise.all(
         watched.map(async (w) => {
-          const list = (await transport.get({ path: w.path, query: { limit: 1, ...(w.fieldSelector ? { fieldSelector: w.fieldSelector } : {}) }, what: w.what.replace('watching', 'listing') })) as { metadata?: { resourceVersion?: string } };
-          return list.metadata?.resourceVersion ?? '';
+          const query = { limit: 1, ...(w.fieldSelector ? { fieldSelector: w.fieldSelector } : {}) };
+          return (await reader.listTarget(w.resource, w.namespace, w.what.replace('watching', 'listing'), query)).resourceVersion;
         }),
       );
     },

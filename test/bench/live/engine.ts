@@ -105,7 +105,7 @@ const index: Sample[] = [];
 const perCase = cases.map(() => [] as Sample[]);
 for (let r = 0; r < runs; r++) {
   // Fresh objects each run, as each run of the tool reads them: nothing cached from the last.
-  // The pods asked about first, where the live reader puts the pod it reads apart (fetch.ts).
+  // The pods asked about first, where the live reader puts the pod it reads apart (reads/target.ts).
   const snapshot: Snapshot = { source: { kind: 'live', description: 'memory' }, objects: { ...emptyCollections(), nodes: structuredClone(nodeObjects), pods: [...targets, ...structuredClone(podObjects)] }, gaps: [] };
   collect();
   index.push(timed(() => nodeIndex(snapshot)).sample);

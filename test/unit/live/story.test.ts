@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../../src/engine/diagnosis.js';
 import { ruleSet } from '../../../src/messages/registry.js';
-import { readLive } from '../../../src/sources/live/fetch.js';
+import { readLive } from '../../../src/sources/live/readPod.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
 import { node, pod } from '../../support/builders.js';
 import { configFor, type FakeApiServer } from './fake-apiserver.js';
