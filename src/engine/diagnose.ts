@@ -21,7 +21,7 @@ import { clusterRelease, releaseOf } from './release.js';
 import { forRelease } from './releaseRules.js';
 import { originSources } from './resources/originSources.js';
 import { requestOrigins } from './resources/origins.js';
-import { decideStage } from './stage.js';
+import { decideStage } from './stages/index.js';
 import { placeGang } from './gangReplay.js';
 import { isGroupMessage, podGroupOf } from './story/gang.js';
 import { admissionStory } from './story/admission.js';

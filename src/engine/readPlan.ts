@@ -27,7 +27,8 @@ import { podClaimRefs } from './volumes.js';
 import { isGap, type CollectionName, type NodeRecord, type Snapshot } from '../snapshot/types.js';
 import { asksDraExtendedResource } from './dra/extended.js';
 import { eventsAbout, type ObjectRef } from './events.js';
-import { decideStage, judgedStages, type StageDetail } from './stage.js';
+import { judgedStages, type StageDetail } from './stage.js';
+import { decideStage } from './stages/index.js';
 import { isClusterAutoscalerEvent } from './story/autoscaler.js';
 import { podGroupOf } from './story/gang.js';
 

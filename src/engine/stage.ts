@@ -1,17 +1,10 @@
-// Which one of the stages a pod that exists is in. The order of the checks matters: a bound
-// pod is past the scheduler whatever its old events say; gates hold a pod before any
-// scheduler sees it; a scheduler that never wrote anything about the pod may not exist. A pod
-// the scheduler judged is Unschedulable, or in an autoscaler's stage (WaitingForScaleUp,
-// ScaleUpNotPossible) when a node autoscaler's word answers its last failure (story/scaleUp.ts).
-import type { V1Pod } from '@kubernetes/client-node';
-import type { ClusterEvent, Snapshot } from '../snapshot/types.js';
-import { boundStory } from './story/bound.js';
-import { gangOf, groupUnschedulable, type Gang } from './story/gang.js';
-import { deviceBindingStory, type DeviceBindingStory } from './story/deviceBinding.js';
+// The stages a pod can be stuck in, what the engine does in each (`stageTraits`) and what it
+// says of each (`StageDetail`). How each is recognised is a recogniser of stages/, asked in the
+// order of stages/index.ts.
+import type { ClusterEvent } from '../snapshot/types.js';
+import type { Gang } from './story/gang.js';
+import type { DeviceBindingStory } from './story/deviceBinding.js';
 import type { GangPlacement } from './gangReplay.js';
-import { nearNodes } from './story/nodeName.js';
-import { neverPreempts, preemptionStory } from './story/preemption.js';
-import { scaleUpStage } from './story/scaleUp.js';
 import type { ObjectRef } from './events.js';
 import type { AdmissionStory } from './story/admission.js';
 import type { AutoscalerStory } from './story/autoscaler.js';
@@ -45,7 +38,7 @@ export type Stage =
  *   verdicts): the scheduler has not placed the pod, or was bypassed (NodeNameSet);
  * - `schedulerJudged`: the scheduler has judged the nodes and said so: its words are compared
  *   with the replay.
- * How each is recognised is `decideStage` below, whose checks go in this order.
+ * How each is recognised: stages/ (its own order, the order evidence decides in).
  */
 export const stageTraits = {
   AdmissionRejected: { judged: false, schedulerJudged: false },
@@ -146,65 +139,3 @@ export type StageDetail =
       events: ClusterEvent[];
     } & BoundStory)
   | { stage: 'NotPending'; phase: string; reason?: string; message?: string };
-
-const schedulingReasons = ['Scheduled', 'FailedScheduling', 'Preempted', 'NotTriggerScaleUp', 'TriggeredScaleUp', 'Nominated'];
-
-export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEvent[]): StageDetail {
-  const phase = pod.status?.phase ?? 'Pending';
-  if (phase !== 'Pending') {
-    return { stage: 'NotPending', phase, ...(pod.status?.reason ? { reason: pod.status.reason } : {}), ...(pod.status?.message ? { message: pod.status.message } : {}) };
-  }
-  const nodeName = pod.spec?.nodeName;
-  const schedulerName = pod.spec?.schedulerName || 'default-scheduler';
-  if (nodeName) {
-    const node = snapshot.objects.nodes.find((n) => n.metadata?.name === nodeName);
-    const nodesKnown = snapshot.gaps.every((g) => g.collection !== 'nodes');
-    const nodeExists = node ? true : nodesKnown ? false : undefined;
-    const boundByScheduler = podEvents.some((e) => e.reason === 'Scheduled') || pod.status?.conditions?.some((c) => c.type === 'PodScheduled');
-    if (!boundByScheduler) {
-      const near = nodeExists === false ? nearNodes(snapshot.objects.nodes, nodeName) : [];
-      return { stage: 'NodeNameSet', nodeName, nodeExists, ...(near.length > 0 ? { nearNodes: near } : {}) };
-    }
-    const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
-    return {
-      stage: 'ScheduledNotRunning',
-      nodeName,
-      nodeExists,
-      nodeReady: ready ? ready.status === 'True' : undefined,
-      events: podEvents.filter((e) => e.type === 'Warning' || e.reason === 'Pulling'),
-      ...boundStory(snapshot, pod, node, podEvents),
-    };
-  }
-  const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name);
-  if (gates.length > 0) return { stage: 'SchedulingGated', gates };
-  const gang = gangOf(snapshot, pod);
-  if (gang) {
-    const condition = pod.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
-    if (groupUnschedulable(gang, condition?.message)) return { stage: 'GangUnschedulable', ...gang };
-    // A gang's pods get no word from the scheduler while they wait: silence is the stage here.
-    if (!condition && !pod.status?.nominatedNodeName && !podEvents.some((e) => schedulingReasons.includes(e.reason))) return { stage: 'WaitingForGang', ...gang };
-  }
-  const nominated = pod.status?.nominatedNodeName;
-  if (nominated) {
-    // Nominated while its devices are made ready is not preemption: the scheduler chose the node.
-    const binding = deviceBindingStory(snapshot, pod, nominated, podEvents);
-    if (binding) return { stage: 'WaitingForDeviceBinding', ...binding };
-    return { stage: 'PreemptionPending', nominatedNodeName: nominated, ...preemptionStory(snapshot, pod, nominated) };
-  }
-  const judged =
-    podEvents.some((e) => schedulingReasons.includes(e.reason)) ||
-    pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
-  if (judged) {
-    const never = neverPreempts(snapshot, pod);
-    const neverField = never ? { neverPreempts: never } : {};
-    const scaleUp = scaleUpStage(snapshot, pod, podEvents);
-    // The replay's side of the reconciliation is added once the nodes are judged (diagnose.ts).
-    const empty = { fitsNow: [], reasons: [], replay: {}, agreeOn: [], autoscalerOnly: [], replayOnly: [] };
-    if (scaleUp?.stage === 'ScaleUpNotPossible') return { ...scaleUp, reconciliation: empty, ...neverField };
-    if (scaleUp) return { ...scaleUp, ...neverField };
-    return { stage: 'Unschedulable', ...neverField };
-  }
-  const schedulerSeenElsewhere = snapshot.objects.events.some((e) => e.reporter === schedulerName && schedulingReasons.includes(e.reason));
-  const eventsCaptured = !snapshot.gaps.some((g) => g.collection === 'events');
-  return { stage: 'NoScheduler', schedulerName, schedulerSeenElsewhere, eventsCaptured };
-}

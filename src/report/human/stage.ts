@@ -1,7 +1,8 @@
 // Details that belong to a stage rather than to nodes: admission failures, gates, what a
-// scheduled pod waits for.
+// scheduled pod waits for: one section per stage (`sections`).
 import type { Diagnosis } from '../../engine/diagnosis.js';
-import type { StageDetail } from '../../engine/stage.js';
+import type { Stage, StageDetail } from '../../engine/stage.js';
+import type { NeverPreempts } from '../../engine/story/preemption.js';
 import { limitRangeSentence, neverPreemptsSentence, nominatedPodSentence, quotaSentence } from '../../messages/story.js';
 import type { ClusterEvent } from '../../snapshot/types.js';
 import { gangLines } from '../../messages/gang.js';
@@ -54,57 +55,54 @@ function preemptionLines(s: Extract<StageDetail, { stage: 'PreemptionPending' }>
   return out;
 }
 
+/** What a stage's own section is drawn from: its detail, and whether Karpenter's section told the autoscaler's part. */
+type Section<S extends Stage> = (s: Extract<StageDetail, { stage: S }>, colors: Palette, karpenterTold: boolean) => string[];
+
+const indented = (lines: readonly string[]) => lines.map((l) => escapeTerminal(`  ${l}`));
+const preemption = (s: { neverPreempts?: NeverPreempts }, colors: Palette) => (s.neverPreempts ? [colors.bold('Preemption'), ...indented([neverPreemptsSentence(s.neverPreempts)])] : []);
+const gang = (s: Extract<StageDetail, { stage: 'WaitingForGang' | 'GangUnschedulable' }>, colors: Palette) => [colors.bold('Gang'), ...indented(gangLines(s))];
+
+/**
+ * Each stage's own section of the human report, one entry per stage (`satisfies` every stage:
+ * a new stage does not compile until it says whether it has one). Karpenter's section, drawn
+ * above for whichever stage carries its story, tells its NodeClaim or NodePools and what it
+ * said: an autoscaler's section then adds only the existing nodes that fit now.
+ */
+const sections = {
+  AdmissionRejected: (s, colors) => [
+    ...(s.quota.length > 0 || s.limitRange.length > 0
+      ? [colors.bold('Admission arithmetic'), ...indented([...s.quota.map((q) => quotaSentence(q, s.template)), ...s.limitRange.map(limitRangeSentence)])]
+      : []),
+    colors.bold(escapeTerminal(`Events on ${s.owner.kind}/${s.owner.name}`)),
+    ...sameCounted(s.failures).slice(-5).map(eventLine),
+  ],
+  SchedulingGated: (s, colors) => [colors.bold('Scheduling gates'), ...indented(s.gates.map((g) => `${g}: removed by whatever controller added it; the pod waits until then`))],
+  WaitingForGang: gang,
+  NoScheduler: () => [],
+  NodeNameSet: () => [],
+  Unschedulable: (s, colors) => [...preemption(s, colors), ...(s.autoscalerStatus ? [colors.bold('Autoscaler'), ...indented(statusLines(s.autoscalerStatus))] : [])],
+  WaitingForScaleUp: (s, colors, karpenterTold) => [
+    ...(karpenterTold ? indented(fitsNowLines(s.fitsNow ?? [])) : [colors.bold('Autoscaler'), ...indented([...waitingLines(s), ...statusLines(s.autoscalerStatus)])]),
+    ...preemption(s, colors),
+  ],
+  ScaleUpNotPossible: (s, colors, karpenterTold) => [
+    ...(karpenterTold
+      ? indented(fitsNowLines(s.reconciliation.fitsNow))
+      : [colors.bold('Autoscaler'), ...indented([...reconciliationLines(s), ...statusLines(s.autoscalerStatus, s.cause === 'backoff' ? s.backedOff : [])])]),
+    ...preemption(s, colors),
+  ],
+  PreemptionPending: preemptionLines,
+  WaitingForDeviceBinding: (s, colors) => [colors.bold('Devices'), ...indented(deviceBindingLines(s))],
+  GangUnschedulable: gang,
+  ScheduledNotRunning: boundLines,
+  NotPending: () => [],
+} satisfies { [S in Stage]: Section<S> };
+
 export function stageLines(d: Diagnosis, colors: Palette): string[] {
   const s = d.stageDetail;
-  // Karpenter's objects, for whichever stage carries its story.
   const out: string[] = karpenterLines(s, colors);
-  // Karpenter's own section above tells its NodeClaim or NodePools, and what it said: the
-  // autoscaler section adds only what that one does not, the existing nodes that fit now.
-  const karpenterTold = out.length > 0;
-  switch (s.stage) {
-    case 'AdmissionRejected':
-      if (s.quota.length > 0 || s.limitRange.length > 0) {
-        out.push(
-          colors.bold('Admission arithmetic'),
-          ...s.quota.map((q) => escapeTerminal(`  ${quotaSentence(q, s.template)}`)),
-          ...s.limitRange.map((b) => escapeTerminal(`  ${limitRangeSentence(b)}`)),
-        );
-      }
-      out.push(colors.bold(escapeTerminal(`Events on ${s.owner.kind}/${s.owner.name}`)), ...sameCounted(s.failures).slice(-5).map(eventLine));
-      break;
-    case 'Unschedulable':
-      if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
-      if (s.autoscalerStatus) out.push(colors.bold('Autoscaler'), ...statusLines(s.autoscalerStatus).map((l) => escapeTerminal(`  ${l}`)));
-      break;
-    case 'WaitingForScaleUp':
-      if (karpenterTold) out.push(...fitsNowLines(s.fitsNow ?? []).map((l) => escapeTerminal(`  ${l}`)));
-      else out.push(colors.bold('Autoscaler'), ...[...waitingLines(s), ...statusLines(s.autoscalerStatus)].map((l) => escapeTerminal(`  ${l}`)));
-      if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
-      break;
-    case 'ScaleUpNotPossible':
-      if (karpenterTold) out.push(...fitsNowLines(s.reconciliation.fitsNow).map((l) => escapeTerminal(`  ${l}`)));
-      else out.push(colors.bold('Autoscaler'), ...[...reconciliationLines(s), ...statusLines(s.autoscalerStatus, s.cause === 'backoff' ? s.backedOff : [])].map((l) => escapeTerminal(`  ${l}`)));
-      if (s.neverPreempts) out.push(colors.bold('Preemption'), escapeTerminal(`  ${neverPreemptsSentence(s.neverPreempts)}`));
-      break;
-    case 'PreemptionPending':
-      out.push(...preemptionLines(s, colors));
-      break;
-    case 'WaitingForDeviceBinding':
-      out.push(colors.bold('Devices'), ...deviceBindingLines(s).map((l) => escapeTerminal(`  ${l}`)));
-      break;
-    case 'WaitingForGang':
-    case 'GangUnschedulable':
-      out.push(colors.bold('Gang'), ...gangLines(s).map((l) => escapeTerminal(`  ${l}`)));
-      break;
-    case 'SchedulingGated':
-      out.push(colors.bold('Scheduling gates'), ...s.gates.map((g) => escapeTerminal(`  ${g}: removed by whatever controller added it; the pod waits until then`)));
-      break;
-    case 'ScheduledNotRunning':
-      out.push(...boundLines(s, colors));
-      break;
-    default:
-      break;
-  }
+  const section = sections[s.stage] as Section<Stage>;
+  out.push(...section(s, colors, out.length > 0));
   if (d.ownerEvents.length > 0 && s.stage !== 'AdmissionRejected') {
     out.push(colors.bold('Warnings on owners'), ...d.ownerEvents.slice(-5).map(eventLine));
   }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StageDetail } from '../../../src/engine/stage.js';
 import type { DiffKind } from '../../../src/engine/nearmiss/index.js';
-import { decideStage } from '../../../src/engine/stage.js';
+import { decideStage } from '../../../src/engine/stages/index.js';
 import { nearNodes } from '../../../src/engine/story/nodeName.js';
 import { explainDiff } from '../../../src/messages/nearmiss.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';
