@@ -6,6 +6,8 @@
 // plugin without a wording, does not compile (and test/unit/plugins.test.ts checks it again).
 import type { Detail, FilterRule } from '../engine/model.js';
 import type { PluginWording } from '../engine/scheduler-message/catalog.js';
+import type { ReasonDetail } from '../engine/reasons.js';
+import type { ResourceHolder } from '../engine/rules/NodeResourcesFit.js';
 import type { NearMissBlock } from './nearMissBlocks.js';
 
 /** One function per kind of detail `D` holds, given that kind's detail. */
@@ -40,6 +42,29 @@ export interface NearMisses<D> {
   toldWhole?: (detail: D) => boolean;
 }
 
+/** The rows each section of the human report beside "Reasons" draws, by section. */
+export interface SectionRows {
+  /** The request arithmetic's table: a node short of a resource, in numbers. */
+  shortfall: { resource: string; requested: bigint; allocatable: bigint; used: bigint; free: bigint; short: bigint; exceedsAllocatable: boolean };
+  /** The pods that hold what a node is short of. */
+  holders: { resource: string; holders: readonly ResourceHolder[]; holderCount: number };
+}
+
+/** How the human report tells a kind of detail, beside its message and its near misses. */
+export interface Presentation<D> {
+  /** The row the detail adds to each section it feeds (undefined: none for this detail). */
+  readonly rows?: { readonly [S in keyof SectionRows]?: (detail: D) => SectionRows[S] | undefined };
+  /** A section's table tells it whole: "Reasons" leaves it out. */
+  readonly toldInSection?: boolean;
+  /** The node table's row tells it whole when it is the node's first reason. */
+  readonly toldByRow?: (detail: D) => boolean;
+  /**
+   * Another reason of the same node says it for a person: the scheduler counts it twice (-o
+   * json keeps both), the human report once.
+   */
+  readonly toldBy?: (detail: D, others: readonly ReasonDetail[]) => boolean;
+}
+
 /** Headline groups by kind; a kind without one is told by its message, one group per text. */
 export type HeadlineTable<D extends Detail> = { readonly [K in D['kind']]?: HeadlineGroup<Extract<D, { kind: K }>> };
 
@@ -56,6 +81,14 @@ export interface PluginText<D extends Detail> {
   readonly headline?: HeadlineTable<D>;
   /** The kinds whose details show near misses character by character, and how. */
   readonly nearMisses?: { readonly [K in D['kind']]?: NearMisses<Extract<D, { kind: K }>> };
+  /**
+   * The scheduler says one thing of every failure of this plugin ("cannot allocate all
+   * claims"): what hides behind it on a node, in a few words, for the agreement line's count of
+   * nodes by cause.
+   */
+  readonly oneWording?: { readonly says: string; readonly cause: (detail: D) => string };
+  /** How the human report tells each kind beside its message: sections it feeds, what tells it already. */
+  readonly presentation?: { readonly [K in D['kind']]?: Presentation<Extract<D, { kind: K }>> };
   /**
    * The cause of a PreFilter failure in a few words, for the headline when the whole message
    * does not fit ("PVC db-data is unbound: provisioner x has not acted"), by kind.

@@ -190,13 +190,14 @@ export default plugin(rule, {
         ),
     },
   },
+  oneWording: { says: 'cannot allocate all claims', cause: (d) => draCause(d) },
 });
 
 /**
  * What hides behind "cannot allocate all claims" on a node, in a few words: the scheduler says
  * the same of every DRA failure, so the agreement line counts them by cause.
  */
-export function draCause(detail: DynamicResourcesDetail): string {
+function draCause(detail: DynamicResourcesDetail): string {
   switch (detail.kind) {
     case 'noDevicesOnNode':
       return 'no devices';

@@ -120,4 +120,9 @@ export default plugin(rule, {
       says: (n, [d]) => ({ text: `${verb(n, 'lacks', 'lack')} label ${quote(d?.terms[0]?.topologyKey ?? '')}, the topologyKey of its pod affinity` }),
     },
   },
+  presentation: {
+    // A symmetric anti-affinity (the pod's term rejects pods whose own term rejects the pod) fails
+    // twice: the pod's own term, which says so, is kept.
+    existingPodAntiAffinityConflict: { toldBy: (_, others) => others.some((o) => o.kind === 'podAntiAffinityConflict' && o.symmetric) },
+  },
 });

@@ -46,7 +46,7 @@ function overheadText(d: InsufficientResourceDetail): string {
 }
 
 /** "inference/llama-8b-0 (1), inference/ocr-0 (1) and 2 more pods": who to move to free the resource. */
-export function holdersText(resource: string, holders: ResourceHolder[], count: number): string {
+export function holdersText(resource: string, holders: readonly ResourceHolder[], count: number): string {
   const named = holders.map((h) => `${h.namespace}/${h.name} (${quantity(resource, h.amount)})`);
   const more = count - holders.length;
   return more > 0 ? `${named.join(', ')} and ${plural(more, 'more pod')}` : list(named);
@@ -83,5 +83,15 @@ export default plugin(rule, {
   },
   headline: {
     insufficientResource: { key: (d) => `${d.resource}|${d.exceedsAllocatable ? 'over' : ''}`, says: shortOf },
+  },
+  presentation: {
+    // The request arithmetic's table tells every short node in numbers; the holders, who to move.
+    insufficientResource: {
+      rows: {
+        shortfall: (d) => d,
+        holders: (d) => (d.holders && d.holders.length > 0 ? { resource: d.resource, holders: d.holders, holderCount: d.holderCount ?? d.holders.length } : undefined),
+      },
+      toldInSection: true,
+    },
   },
 });

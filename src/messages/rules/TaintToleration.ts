@@ -1,6 +1,6 @@
 // TaintToleration: what it checks, its messages (the nearest toleration and how it misses, or
 // the Gt/Lt comparison that does not hold) and short forms, and the scheduler's wordings.
-import { formatTaint, formatToleration } from '../../engine/match/tolerations.js';
+import { cordonTaint, formatTaint, formatToleration } from '../../engine/match/tolerations.js';
 import rule, { type ComparisonMiss, type TolerationMismatch, type UntoleratedTaintDetail } from '../../engine/rules/TaintToleration.js';
 import { filterWording } from '../../engine/scheduler-message/catalog.js';
 import { diffKinds, diffKindsBriefly } from '../differences.js';
@@ -124,6 +124,15 @@ export default plugin(rule, {
       },
       // Whole unless other tolerations were compared against the taint too.
       toldWhole: (d) => d.nearest !== undefined && isNearToleration(d.nearest) && !d.comparisons,
+    },
+  },
+  presentation: {
+    untoleratedTaint: {
+      // A plain untolerated taint says no more than the node's row ("TaintToleration: key=value:Effect").
+      toldByRow: (d) => !d.nearest && !d.comparisons,
+      // A cordoned node fails NodeUnschedulable for spec.unschedulable, and TaintToleration for the
+      // taint the node lifecycle controller keeps in step with it: one reason for a person.
+      toldBy: (d, others) => d.taint.key === cordonTaint.key && others.some((o) => o.kind === 'nodeCordoned'),
     },
   },
 });

@@ -15,6 +15,7 @@ import { gapLines } from './gaps.js';
 import { holderLines } from './holders.js';
 import { nearMisses, toldAsNearMiss } from './nearMisses.js';
 import { nominatedLines } from './nominated.js';
+import { toldByRow, toldInSection } from './presentation.js';
 import { requestLines, shortfallTable } from './resources.js';
 import { schedulerLines } from './scheduler.js';
 import { stageLines } from './stage.js';
@@ -54,16 +55,15 @@ const maxReasonLines = 20;
 // Reasons that have no table of their own: one line each, nodes grouped by identical text.
 
 function otherReasons(d: Diagnosis, wide: boolean): string[] {
-  const shownElsewhere = new Set(['insufficientResource']);
-  // A plain untolerated taint says no more than the row it is the first reason of ("TaintToleration: key=value:Effect").
+  // The first reason of a node's row, where the row says all of it (the descriptor decides).
   const inRow = (node: Diagnosis['nodes'][number], r: Diagnosis['nodes'][number]['reasons'][number]) =>
-    !wide && d.nodes.length <= maxRowsPerNode && r === node.reasons[0] && r.detail.kind === 'untoleratedTaint' && !r.detail.nearest && !r.detail.comparisons;
+    !wide && d.nodes.length <= maxRowsPerNode && r === node.reasons[0] && toldByRow(r);
   const byText = new Map<string, string[]>();
   // Each detail's line once: nodes of one class share their details.
   const texts = new Map<Diagnosis['nodes'][number]['reasons'][number]['detail'], string>();
   for (const node of d.nodes) {
     for (const r of node.reasons) {
-      if (shownElsewhere.has(r.detail.kind)) continue;
+      if (toldInSection(r)) continue;
       // A near miss is shown, character by character, under "Near misses".
       if (toldAsNearMiss(r) || inRow(node, r)) continue;
       let text = texts.get(r.detail);

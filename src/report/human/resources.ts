@@ -9,6 +9,7 @@ import { quantitiesAlike } from '../../messages/format.js';
 import { escapeTerminal } from '../escape.js';
 import { kubectlStyle, trimLines } from './tableStyle.js';
 import { byText } from '../../engine/order.js';
+import { sectionRows } from './presentation.js';
 
 function show(list: ResourceList): string {
   const entries = Object.entries(list).filter(([, v]) => v !== 0n).sort(([a], [b]) => byText(a, b));
@@ -34,9 +35,7 @@ export function requestLines(d: Diagnosis, colors: Palette): string[] {
 }
 
 export function shortfallTable(d: Diagnosis, columns: number | undefined, wide: boolean): string | undefined {
-  const rows = d.nodes.flatMap((n) =>
-    n.reasons.flatMap((r) => (r.detail.kind === 'insufficientResource' ? [{ node: n, detail: r.detail }] : [])),
-  );
+  const rows = sectionRows(d, 'shortfall').map(({ node, row }) => ({ node, detail: row }));
   if (rows.length === 0) return undefined;
   const shown = rows.slice(0, 60);
   // One unit per resource down each column: cpu all in cores or all in millicores.

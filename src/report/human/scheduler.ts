@@ -2,23 +2,32 @@
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { likelyCauseText } from '../../messages/likelyCauses.js';
 import { pluginPurpose } from '../../messages/plugins.js';
-import { draCause } from '../../messages/rules/DynamicResources.js';
-import type { DynamicResourcesDetail } from '../../engine/rules/DynamicResources.js';
+import type { Detail } from '../../engine/model.js';
+import type { PluginText } from '../../messages/plugin.js';
+import { plugins } from '../../messages/registry.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 
-/** The nodes DynamicResources fails first, counted by what stops the allocation there (one cause each). */
-function draCauses(d: Diagnosis): string | undefined {
-  const counts = new Map<string, number>();
-  for (const n of d.nodes) {
-    const first = n.reasons[0];
-    if (first?.plugin !== 'DynamicResources') continue;
-    const cause = draCause(first.detail as DynamicResourcesDetail);
-    counts.set(cause, (counts.get(cause) ?? 0) + 1);
-  }
-  // One cause says no more than the table: the breakdown is for several.
-  if (counts.size < 2) return undefined;
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([cause, count]) => `${count} ${cause}`).join(', ');
+/**
+ * For each plugin the scheduler words one way whatever the cause (its descriptor's
+ * `oneWording`), the nodes it fails first counted by cause: one line per such plugin.
+ */
+function causeLines(d: Diagnosis): string[] {
+  return plugins.flatMap((plugin) => {
+    const one = (plugin as PluginText<Detail>).oneWording;
+    if (!one) return [];
+    const counts = new Map<string, number>();
+    for (const n of d.nodes) {
+      const first = n.reasons[0];
+      if (first?.plugin !== plugin.name) continue;
+      const cause = one.cause(first.detail);
+      counts.set(cause, (counts.get(cause) ?? 0) + 1);
+    }
+    // One cause says no more than the table: the breakdown is for several.
+    if (counts.size < 2) return [];
+    const causes = [...counts].sort((a, b) => b[1] - a[1]).map(([cause, count]) => `${count} ${cause}`).join(', ');
+    return [escapeTerminal(`  - "${one.says}" on those nodes, by cause: ${causes}`)];
+  });
 }
 
 export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
@@ -33,8 +42,7 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
   out.push(escapeTerminal(`  ${s.source === 'condition' ? 'PodScheduled condition' : 'FailedScheduling event'}${s.conditionReason ? ` (${s.conditionReason})` : ''}: ${s.message}`));
   if (s.agrees === true) {
     out.push(`  ${colors.green('Agrees')}: ${escapeTerminal(`for every node, the first failing plugin found here gives the same counts (${tally(s.schedulerTally)}).`)}`);
-    const causes = draCauses(d);
-    if (causes) out.push(escapeTerminal(`  - "cannot allocate all claims" on those nodes, by cause: ${causes}`));
+    out.push(...causeLines(d));
   } else if (s.agrees === false) {
     out.push(`  ${colors.red('Differs')}: ${escapeTerminal(s.differences.map((x) => `${x.key}: scheduler ${x.scheduler}, here ${x.engine}`).join('; '))}.`);
     for (const cause of s.likelyCauses) out.push(escapeTerminal(`  - likely: ${likelyCauseText(cause, s.evidence)}`));
