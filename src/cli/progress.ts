@@ -1,6 +1,6 @@
 // A spinner on stderr while a live cluster is read, only when stderr is a terminal, so that
-// pipes and CI logs stay clean and stdout carries only the report. ora, and what it loads, take
-// about 50 ms to load: loaded only when a spinner is shown, while the reading starts.
+// pipes and CI logs stay clean and stdout carries only the report. ora, and what it loads, are
+// slow to load: loaded only when a spinner is shown, while the reading starts.
 import type { Ora } from 'ora';
 import { escapeTerminal } from '../report/escape.js';
 

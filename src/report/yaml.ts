@@ -8,8 +8,8 @@ export function reportYaml(d: Diagnosis, out: Writer): void {
 }
 
 // A YAML writer for JSON's data model, written here rather than through the yaml library's
-// document model: at 5,000 nodes that model took 0.5 to 0.9 s to build and print a report of
-// 2 to 4 MB that is written in 50 to 100 ms as lines. The data is the JSON's exactly (JSON.stringify's rules: toJSON,
+// document model, which builds a node per value before it prints: at thousands of nodes that
+// model costs several times what writing lines does (BENCHMARKS.md). The data is the JSON's exactly (JSON.stringify's rules: toJSON,
 // undefined members left out, undefined items and non-finite numbers as null), in the block
 // style kubectl prints: mappings and sequences indented by two, empty ones as {} and [].
 

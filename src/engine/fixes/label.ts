@@ -116,8 +116,8 @@ export function proposeLabels(input: FixInput): Candidate[] {
   // Without required terms the labelling is the nodeSelector's keys the node lacks: a node that
   // carries each (a pod pinned to a hostname, against 4,999 other hostnames) has none to add.
   // Whether it carries them is one of the values its class holds: asked for the first node of a
-  // class (4,400 times for one class of 4,400 nodes was 4 to 8 ms of a first diagnosis), and
-  // before the class is kept, so that 4,999 classes of one pinned-elsewhere node each are not.
+  // class, not for every node of it, and before the class is kept, so that thousands of classes
+  // of one pinned-elsewhere node each are not kept at all.
   const selectorKeys = selectorOnlyKeys(spec);
   for (const verdict of failingOnlyOn(input.judgement, 'NodeAffinity')) {
     let found: Found | undefined;

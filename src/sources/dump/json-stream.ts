@@ -1,5 +1,5 @@
 // JSON dumps read as a stream of bytes. A dump past 512 MiB cannot be one string at all, and one
-// JSON.parse of a 500 MB dump holds the text and the whole tree at once (1.4 GB at its peak); so
+// JSON.parse of a large dump holds the text and the whole tree at once (several times the file); so
 // a small scanner follows strings (with their escapes) and brackets, cuts out each element of a
 // List's `items` (or of a top-level array), and JSON.parse()s that element on its own: the
 // scanner's memory is bounded by the largest object, not by the file. The rest (the List's

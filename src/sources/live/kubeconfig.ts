@@ -1,7 +1,7 @@
 // The effective context, cluster and user (config.ts merges and chooses them) and the
 // credentials they give a request. client-node's KubeConfig did this; importing it loads the
-// whole generated API client (every model and API class: about 0.4 s of CPU and 85 MB of RSS
-// before the first request, measured in BENCHMARKS.md), of which a read uses none. Here:
+// whole generated API client (every model and API class, before the first request: its cost
+// is measured in BENCHMARKS.md), of which a read uses none. Here:
 // - certificates, CA, TLS server name, skip-verify, bearer token and basic auth, as
 //   KubeConfig.applyToHTTPSOptions sets them (client-node 2.0.x, dist/config.js:
 //   applyHTTPSOptions, applyAuthorizationHeader);

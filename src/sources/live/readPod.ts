@@ -27,7 +27,8 @@ import { Transport, type ReadLiveOptions } from './transport.js';
 export type { LiveQuery } from './reads/target.js';
 
 // One read per node costs a request each, in parallel within the limiter; a paged read of every
-// pod costs them all. 100 per-node reads take about what the node list takes (BENCHMARKS.md).
+// pod costs them all. Up to this many, the per-node reads cost about what the node list does
+// (BENCHMARKS.md).
 const perObjectReadsDefault = 100;
 
 async function aroundPod(reader: LiveReader, nodePods: NodePods, pod: V1Pod): Promise<void> {

@@ -102,8 +102,8 @@ interface PageRead {
 }
 
 /**
- * Output chunk of gunzip: a page of 500 pods inflates to about 6 MB, which zlib's default of
- * 16 KB hands over in hundreds of callbacks (a tenth of a large read's time, profiled).
+ * Output chunk of gunzip: a page of 500 pods inflates to megabytes, which zlib's default
+ * chunk hands over in hundreds of callbacks (a profile of a large read showed them).
  */
 const gunzipChunkBytes = 1 << 20;
 

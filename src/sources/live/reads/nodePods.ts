@@ -14,8 +14,8 @@ import { ApiStatusError } from '../errors.js';
 import { namespaceOf, type LiveReader, type Meta } from '../reader.js';
 import { escapeField, nominatedPodsSelector, nonTerminal, pathOf, resources } from '../resources.js';
 
-// Namespaces whose pods are read at once when every pod is read: on 2 cores, 4 beat 2 and
-// matched 8 (BENCHMARKS.md). Each reads its pages one after another: with four streams the
+// Namespaces whose pods are read at once when every pod is read (chosen by measurement,
+// BENCHMARKS.md). Each reads its pages one after another: with four streams the
 // apiserver has work enough, and asking for the next page early only kept more pages in memory.
 const namespaceReadsAtOnce = 4;
 /** Every pod bound to a node and not terminal: the pods the filters count. */
