@@ -1,10 +1,9 @@
 // What the scheduler itself said, and whether it agrees with the replay.
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import { likelyCauseText } from '../../messages/likelyCauses.js';
-import { pluginPurpose } from '../../messages/plugins.js';
 import type { Detail } from '../../engine/model.js';
 import type { PluginText } from '../../messages/plugin.js';
-import { plugins } from '../../messages/registry.js';
+import { pluginNamed, plugins } from '../../messages/registry.js';
 import type { Palette } from '../color.js';
 import { escapeTerminal } from '../escape.js';
 
@@ -56,7 +55,7 @@ export function schedulerLines(d: Diagnosis, colors: Palette): string[] {
     const pre = s.parsed.preFilterReason;
     if (pre) out.push(escapeTerminal(`  - every node, before any was looked at: ${pre.plugin ? `${pre.plugin}: ` : ''}${pre.text}`));
     for (const r of s.parsed.reasons) {
-      const purpose = r.plugin ? ` (${r.plugin}: ${pluginPurpose(r.plugin)})` : '';
+      const purpose = r.plugin ? ` (${r.plugin}: ${pluginNamed(r.plugin).purpose})` : '';
       out.push(escapeTerminal(`  - ${r.count} node${r.count === 1 ? '' : 's'}: ${r.text}${purpose}`));
     }
     // A gang member that fits reads the group's words: about the group (see Gang), not the nodes.
