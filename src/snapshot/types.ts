@@ -239,64 +239,49 @@ export interface Snapshot {
   cluster?: { version?: string };
 }
 
-export const collectionNames: readonly CollectionName[] = [
-  'pods',
-  'nodes',
-  'events',
-  'persistentVolumeClaims',
-  'persistentVolumes',
-  'storageClasses',
-  'csiNodes',
-  'replicaSets',
-  'deployments',
-  'statefulSets',
-  'daemonSets',
-  'jobs',
-  'cronJobs',
-  'limitRanges',
-  'resourceQuotas',
-  'priorityClasses',
-  'podDisruptionBudgets',
-  'resourceClaims',
-  'deviceClasses',
-  'resourceSlices',
-  'deviceTaintRules',
-  'podGroups',
-  'clusterAutoscalerStatus',
-  'nodePools',
-  'nodeClaims',
-  'namespaces',
-];
-
-/** Where an object of each kind is kept (events are normalised apart, into ClusterEvent). */
-export const collectionOfKind = {
-  Pod: 'pods',
-  Node: 'nodes',
-  PersistentVolumeClaim: 'persistentVolumeClaims',
-  PersistentVolume: 'persistentVolumes',
-  StorageClass: 'storageClasses',
-  CSINode: 'csiNodes',
-  ReplicaSet: 'replicaSets',
-  Deployment: 'deployments',
-  StatefulSet: 'statefulSets',
-  DaemonSet: 'daemonSets',
-  Job: 'jobs',
-  CronJob: 'cronJobs',
-  LimitRange: 'limitRanges',
-  ResourceQuota: 'resourceQuotas',
-  PriorityClass: 'priorityClasses',
-  PodDisruptionBudget: 'podDisruptionBudgets',
-  ResourceClaim: 'resourceClaims',
-  DeviceClass: 'deviceClasses',
-  ResourceSlice: 'resourceSlices',
-  DeviceTaintRule: 'deviceTaintRules',
-  PodGroup: 'podGroups',
+/**
+ * Every collection, in the order snapshots list them, with the kind of object each keeps
+ * (events have none: they are normalised apart, into ClusterEvent). `satisfies` every
+ * collection: a new one does not compile until it is listed here, with its kind.
+ */
+const kindOfCollection = {
+  pods: 'Pod',
+  nodes: 'Node',
+  events: undefined,
+  persistentVolumeClaims: 'PersistentVolumeClaim',
+  persistentVolumes: 'PersistentVolume',
+  storageClasses: 'StorageClass',
+  csiNodes: 'CSINode',
+  replicaSets: 'ReplicaSet',
+  deployments: 'Deployment',
+  statefulSets: 'StatefulSet',
+  daemonSets: 'DaemonSet',
+  jobs: 'Job',
+  cronJobs: 'CronJob',
+  limitRanges: 'LimitRange',
+  resourceQuotas: 'ResourceQuota',
+  priorityClasses: 'PriorityClass',
+  podDisruptionBudgets: 'PodDisruptionBudget',
+  resourceClaims: 'ResourceClaim',
+  deviceClasses: 'DeviceClass',
+  resourceSlices: 'ResourceSlice',
+  deviceTaintRules: 'DeviceTaintRule',
+  podGroups: 'PodGroup',
   // Only kube-system/cluster-autoscaler-status is kept (see Collections.clusterAutoscalerStatus).
-  ConfigMap: 'clusterAutoscalerStatus',
-  NodePool: 'nodePools',
-  NodeClaim: 'nodeClaims',
-  Namespace: 'namespaces',
-} as const satisfies Record<string, Exclude<CollectionName, 'events'>>;
+  clusterAutoscalerStatus: 'ConfigMap',
+  nodePools: 'NodePool',
+  nodeClaims: 'NodeClaim',
+  namespaces: 'Namespace',
+} as const satisfies Record<CollectionName, string | undefined>;
+
+type KindOfCollection = typeof kindOfCollection;
+
+export const collectionNames = Object.keys(kindOfCollection) as CollectionName[];
+
+/** Where an object of each kind is kept: `kindOfCollection` turned around. */
+export const collectionOfKind = Object.fromEntries(Object.entries(kindOfCollection).flatMap(([collection, kind]) => (kind ? [[kind, collection]] : []))) as {
+  readonly [C in keyof KindOfCollection as KindOfCollection[C] extends string ? KindOfCollection[C] : never]: C;
+};
 
 /** The controllers a pod's owner chain is followed through: their collections hold pod templates. */
 export const ownerKinds = ['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
