@@ -27,6 +27,9 @@ interface Watched {
 
 export type Marks = string[];
 
+/** What `changed()` resolves to when a watch cannot resume from its mark: everything is read again. */
+export const expired = 'history expired';
+
 function watchedOf(target: WatchTarget): Watched[] {
   const named = target.pod !== undefined ? `metadata.name=${target.pod}` : undefined;
   const about = target.pod !== undefined ? `involvedObject.name=${target.pod}` : undefined;
@@ -40,7 +43,7 @@ function watchedOf(target: WatchTarget): Watched[] {
 export interface Watcher {
   /** The resourceVersion of each watched collection, now. */
   mark(): Promise<Marks>;
-  /** Resolves at the first change after `marks` (the kind and name of what changed). */
+  /** Resolves at the first change after `marks` (the kind and name of what changed), or `expired`. */
   changed(marks: Marks): Promise<string>;
   close(): void;
 }
@@ -81,10 +84,16 @@ export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
             query: { watch: 1, resourceVersion: rv, timeoutSeconds: seconds, allowWatchBookmarks: 'true', ...(w.fieldSelector ? { fieldSelector: w.fieldSelector } : {}) },
             onLine: (line) => {
               away = undefined;
-              const event = JSON.parse(line) as { type?: string; object?: { kind?: string; metadata?: { name?: string; resourceVersion?: string } } };
+              const event = JSON.parse(line) as { type?: string; object?: { kind?: string; code?: number; metadata?: { name?: string; resourceVersion?: string } } };
               if (event.type === 'BOOKMARK') {
                 rv = event.object?.metadata?.resourceVersion ?? rv;
                 return false;
+              }
+              // A resourceVersion too old to watch from: the apiserver answers 200 and this event
+              // (a Status, code 410), as after etcd compacts past it or a restart empties its cache.
+              if (event.type === 'ERROR' && event.object?.code === 410) {
+                seen = expired;
+                return true;
               }
               seen = `${event.object?.kind ?? 'object'} ${event.object?.metadata?.name ?? ''}`.trim();
               return true;
@@ -105,7 +114,7 @@ export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
               }
             }
             // 410 Gone: the mark is too old to watch from; read everything again.
-            if (error instanceof ApiStatusError && error.status === 410) return 'history expired';
+            if (error instanceof ApiStatusError && error.status === 410) return expired;
             // Without watch, --watch cannot work: say which permission to ask for.
             if (error instanceof ApiStatusError && error.status === 403) throw forbiddenTarget(error, { verb: 'watch', resource: rbacName(w.resource), scope: scopeOf(w.resource, w.namespace) });
             if (error instanceof ApiStatusError) throw unexpectedStatus(error);

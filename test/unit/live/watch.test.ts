@@ -1,5 +1,6 @@
-// --watch's watcher against a server that restarts: its watches end with it, connections are
-// refused until it is back, and each watch resumes from where it was (issue 33).
+// --watch's watcher against a server that restarts (its watches end with it, connections are
+// refused until it is back, and each watch resumes from where it was) or has compacted the
+// history a watch would resume from (issue 33).
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,6 +49,7 @@ async function serve(port: number, pods: (rv: string) => string[]): Promise<Serv
 }
 
 const bookmark = (rv: string) => JSON.stringify({ type: 'BOOKMARK', object: { kind: 'Pod', metadata: { resourceVersion: rv } } });
+const tooOld = JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 10 (376)', reason: 'Expired', code: 410 } });
 const added = (name: string) => JSON.stringify({ type: 'ADDED', object: { kind: 'Pod', metadata: { name, resourceVersion: '31' } } });
 
 describe('watcher', () => {
@@ -69,5 +71,13 @@ describe('watcher', () => {
     expect(await outcome).toEqual({ what: 'Pod web-0' });
     // From the bookmark's resourceVersion: a change made while it was away would be seen.
     expect(after.podWatches).toEqual(['20']);
+  });
+
+  it('says the history expired when the server answers an expired resourceVersion with a 410 event', async () => {
+    // As an apiserver does: 200, then one ERROR event, for a watch etcd compacted past or from before a restart.
+    const server = await serve(0, () => [tooOld]);
+    const w = watcher(configFor(`http://127.0.0.1:${server.port}`), { namespace: 'shop', pod: 'web-0' });
+    cleanups.push(() => w.close());
+    expect(await w.changed(['10', '10', '10'])).toBe('history expired');
   });
 });
