@@ -14,7 +14,7 @@ import { presentTriage } from '../report/triage/present.js';
 import type { TriageV1 } from '../report/triage/contract.js';
 import type { Writer } from '../report/writer.js';
 import type { Source } from '../sources/source.js';
-import type { Watcher } from '../sources/live/watch.js';
+import type { expired, Watcher } from '../sources/live/watch.js';
 import { exitCodes } from './exit-codes.js';
 
 const quiet = () => undefined;
@@ -100,7 +100,11 @@ export async function watchTriage(source: Source & { watcher: NonNullable<Source
   }
 }
 
+/** The watcher's word for a watch that could not resume (typed against it; a value import would load the live source). */
+const historyExpired: typeof expired = 'history expired';
+
 /** Waits for a change; says what changed, for the lines printed if the diagnosis changes too. */
 async function nextChange(w: Watcher, marks: string[]): Promise<string> {
-  return `after a change of ${await w.changed(marks)}`;
+  const what = await w.changed(marks);
+  return what === historyExpired ? "read again after the watch's history expired" : `after a change of ${what}`;
 }

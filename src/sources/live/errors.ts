@@ -56,6 +56,15 @@ const unknownAuthority = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
+/**
+ * The API server went away or is not serving yet: it refused the connection, dropped it or did
+ * not take it within the connect timeout, or kept answering 429 or 5xx. A read fails with it;
+ * a watch waits for the server (watch.ts).
+ */
+export class ServerAway extends ClusterError {
+  override name = 'ServerAway';
+}
+
 /** A connection the server (or something in the way) dropped: safe to retry a GET. */
 export function isDroppedConnection(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -93,14 +102,14 @@ export function describeFault(error: unknown, ctx: FaultContext, tries = 1): Clu
     return new ClusterError(`${what}: no complete answer from ${server} within ${formatDuration(ctx.requestTimeoutMs)} (--request-timeout): retry with a longer --request-timeout, or check the API server's health`);
   }
   if (error instanceof ConnectTimeout) {
-    return new ClusterError(`${what}: could not connect to ${server} within ${formatDuration(ctx.connectTimeoutMs)}: check the server address of ${describe}, and your network, VPN or firewall`);
+    return new ServerAway(`${what}: could not connect to ${server} within ${formatDuration(ctx.connectTimeoutMs)}: check the server address of ${describe}, and your network, VPN or firewall`);
   }
   if (error instanceof CredentialError) return new ClusterError(`${what}: ${message}`);
   if (error instanceof ProxyError) {
     return new ClusterError(`${what}: ${message}: check proxy-url in the kubeconfig, or HTTPS_PROXY/NO_PROXY in the environment`);
   }
   if (code === 'ECONNREFUSED') {
-    return new ClusterError(`${what}: connection refused by ${server}: check that the API server is running and that ${describe} points at it (or pass --server)`);
+    return new ServerAway(`${what}: connection refused by ${server}: check that the API server is running and that ${describe} points at it (or pass --server)`);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') {
     return new ClusterError(`${what}: cannot resolve host "${hostOf(server)}" (DNS lookup failed): check the server address of ${describe}, and your network or VPN`);
@@ -131,7 +140,7 @@ export function describeFault(error: unknown, ctx: FaultContext, tries = 1): Clu
     return new ClusterError(`${what}: ${server} did not answer in HTTP (${code}): is its address https:// rather than http://?`);
   }
   if (isDroppedConnection(error) || /socket hang up/i.test(message)) {
-    return new ClusterError(`${what}: ${server} closed the connection before answering${triesText}: check for a proxy or load balancer in the way, then retry`);
+    return new ServerAway(`${what}: ${server} closed the connection before answering${triesText}: check for a proxy or load balancer in the way, then retry`);
   }
   return new ClusterError(`${what}: request to ${server} failed: ${firstLine(message)}${code && !message.includes(code) ? ` (${code})` : ''}`);
 }
@@ -145,12 +154,12 @@ export function unauthorized(ctx: FaultContext): ClusterError {
 }
 
 /** 429 or 5xx on every try. */
-export function serverUnavailable(ctx: FaultContext, status: number, reason: string, serverMessage: string, tries: number): ClusterError {
+export function serverUnavailable(ctx: FaultContext, status: number, reason: string, serverMessage: string, tries: number): ServerAway {
   const detail = serverMessage ? `: ${firstLine(serverMessage, 200)}` : '';
   if (status === 429) {
-    return new ClusterError(`${ctx.what}: the API server kept throttling requests (429 Too Many Requests, ${tries} tries)${detail}; try again in a minute`);
+    return new ServerAway(`${ctx.what}: the API server kept throttling requests (429 Too Many Requests, ${tries} tries)${detail}; try again in a minute`);
   }
-  return new ClusterError(`${ctx.what}: the API server answered ${status} ${reason} ${tries} times${detail}; check the control plane's health, then retry`);
+  return new ServerAway(`${ctx.what}: the API server answered ${status} ${reason} ${tries} times${detail}; check the control plane's health, then retry`);
 }
 
 /** Any other status nobody handled. */

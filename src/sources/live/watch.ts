@@ -2,9 +2,10 @@
 // request): the pod (or the scope's pods), their events, and the nodes. `mark()` takes each
 // collection's resourceVersion with a one-item LIST before the snapshot is read, and `changed()`
 // watches from there, so a change made while reading is not missed; it returns at the first
-// event of any of them. The caller then reads and diagnoses again.
+// event of any of them. The caller then reads and diagnoses again. A server that goes away
+// (a restart, an upgrade) is waited for, and each watch resumes from where it was.
 import type { LiveConfig } from './config.js';
-import { ApiStatusError, forbiddenTarget, unexpectedStatus } from './errors.js';
+import { ApiStatusError, forbiddenTarget, ServerAway, unexpectedStatus } from './errors.js';
 import { pathOf, rbacName, resources, scopeOf, type Resource } from './resources.js';
 import { LiveReader } from './reader.js';
 import { Transport } from './transport.js';
@@ -27,6 +28,9 @@ interface Watched {
 
 export type Marks = string[];
 
+/** What `changed()` resolves to when a watch cannot resume from its mark: everything is read again. */
+export const expired = 'history expired';
+
 function watchedOf(target: WatchTarget): Watched[] {
   const named = target.pod !== undefined ? `metadata.name=${target.pod}` : undefined;
   const about = target.pod !== undefined ? `involvedObject.name=${target.pod}` : undefined;
@@ -40,10 +44,15 @@ function watchedOf(target: WatchTarget): Watched[] {
 export interface Watcher {
   /** The resourceVersion of each watched collection, now. */
   mark(): Promise<Marks>;
-  /** Resolves at the first change after `marks` (the kind and name of what changed). */
+  /** Resolves at the first change after `marks` (the kind and name of what changed), or `expired`. */
   changed(marks: Marks): Promise<string>;
   close(): void;
 }
+
+/** How long a watch waits for a server that went away before it fails (an apiserver restarts in seconds). */
+const awayForMs = 120_000;
+/** Pauses between tries while it is away: short, so that a change made once it is back is seen soon. */
+const awayPausesMs = [250, 500, 1000, 2000];
 
 export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
   const transport = new Transport(config, { concurrency: 4 });
@@ -67,6 +76,8 @@ export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
       const controller = { done: false };
       const one = async (w: Watched, resourceVersion: string): Promise<string> => {
         let rv = resourceVersion;
+        /** Since when the server has been away, and how many tries failed since. */
+        let away: { since: number; tries: number } | undefined;
         for (;;) {
           let seen: string | undefined;
           try {
@@ -75,18 +86,38 @@ export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
             what: w.what,
             query: { watch: 1, resourceVersion: rv, timeoutSeconds: seconds, allowWatchBookmarks: 'true', ...(w.fieldSelector ? { fieldSelector: w.fieldSelector } : {}) },
             onLine: (line) => {
-              const event = JSON.parse(line) as { type?: string; object?: { kind?: string; metadata?: { name?: string; resourceVersion?: string } } };
+              away = undefined;
+              const event = JSON.parse(line) as { type?: string; object?: { kind?: string; code?: number; metadata?: { name?: string; resourceVersion?: string } } };
               if (event.type === 'BOOKMARK') {
                 rv = event.object?.metadata?.resourceVersion ?? rv;
                 return false;
+              }
+              // A resourceVersion too old to watch from: the apiserver answers 200 and this event
+              // (a Status, code 410), as after etcd compacts past it or a restart empties its cache.
+              if (event.type === 'ERROR' && event.object?.code === 410) {
+                seen = expired;
+                return true;
               }
               seen = `${event.object?.kind ?? 'object'} ${event.object?.metadata?.name ?? ''}`.trim();
               return true;
             },
             });
+            away = undefined;
           } catch (error) {
+            // Ended by close(): another watch saw a change first.
+            if (controller.done) return '';
+            // The server went away (its watches end with it): once it answers again, this watch
+            // resumes from `rv`, so a change made meanwhile is still seen (or, its history gone, read).
+            if (error instanceof ServerAway) {
+              const gone = (away ??= { since: Date.now(), tries: 0 });
+              if (Date.now() - gone.since < awayForMs) {
+                await new Promise((resolve) => setTimeout(resolve, awayPausesMs[Math.min(gone.tries++, awayPausesMs.length - 1)]));
+                if (controller.done) return '';
+                continue;
+              }
+            }
             // 410 Gone: the mark is too old to watch from; read everything again.
-            if (error instanceof ApiStatusError && error.status === 410) return 'history expired';
+            if (error instanceof ApiStatusError && error.status === 410) return expired;
             // Without watch, --watch cannot work: say which permission to ask for.
             if (error instanceof ApiStatusError && error.status === 403) throw forbiddenTarget(error, { verb: 'watch', resource: rbacName(w.resource), scope: scopeOf(w.resource, w.namespace) });
             if (error instanceof ApiStatusError) throw unexpectedStatus(error);

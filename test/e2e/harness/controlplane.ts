@@ -71,6 +71,13 @@ export interface ControlPlane {
   kubeconfigFor(user: string): string;
   clientFor(user: string): ApiClient;
   logs: Record<BinaryName, string>;
+  /** etcd's client URL (its v3 JSON gateway answers there too, e.g. /v3/kv/compaction). */
+  etcd: string;
+  /**
+   * Stops kube-apiserver (SIGTERM, as a restart or an upgrade does) and starts it again with
+   * the same flags, port, serving certificate and etcd data; resolves once /readyz answers 200.
+   */
+  restartApiserver(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -152,7 +159,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     // kube-apiserver
     const certDir = join(dir, 'apiserver-certs');
     const server = `https://127.0.0.1:${apiPort}`;
-    const apiserver = startProcess('kube-apiserver', bins['kube-apiserver'], [
+    const apiserverArgs = [
       `--etcd-servers=${etcdURL}`,
       '--bind-address=127.0.0.1',
       '--advertise-address=127.0.0.1',
@@ -177,16 +184,26 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       ...gates,
       ...runtimeConfigArgs(opts),
       ...extra('kube-apiserver'),
-    ], logs['kube-apiserver']);
+    ];
+    let apiserver = startProcess('kube-apiserver', bins['kube-apiserver'], apiserverArgs, logs['kube-apiserver']);
     procs.push(apiserver);
     const insecure = apiClient(server, creds.admin.token, undefined);
-    await waitFor('kube-apiserver /readyz', async () => {
+    const apiserverReady = () => waitFor('kube-apiserver /readyz', async () => {
       for (const p of procs) {
         try { assertRunning(p); } catch (e) { throw fatal(e); }
       }
       const r = await insecure.raw('GET', '/readyz');
       return r.status === 200 ? true : undefined;
     }, { timeoutMs: 120_000 });
+    await apiserverReady();
+    const restartApiserver = async () => {
+      await stopProcess(apiserver);
+      // The same place in procs: stop() still stops the components in reverse order.
+      const next = startProcess('kube-apiserver', bins['kube-apiserver'], apiserverArgs, logs['kube-apiserver']);
+      procs[procs.indexOf(apiserver)] = next;
+      apiserver = next;
+      await apiserverReady();
+    };
 
     const caFile = join(certDir, 'apiserver.crt');
     if (!existsSync(caFile)) throw new Error(`${caFile} not written by kube-apiserver`);
@@ -260,7 +277,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 
     const version = (await api.get<{ gitVersion: string }>('/version')).gitVersion;
     log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s: ${server} (${version}), kubeconfig ${kubeconfig}`);
-    return { dir, version, server, caFile, kubeconfig, auditLog, api, users: creds.users, kubeconfigFor, clientFor, logs, stop };
+    return { dir, version, server, caFile, kubeconfig, auditLog, api, users: creds.users, kubeconfigFor, clientFor, logs, etcd: etcdURL, restartApiserver, stop };
   } catch (err) {
     await stop();
     throw err;
