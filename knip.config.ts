@@ -21,6 +21,11 @@ export default {
     // reads; engine.ts is run by hand (the engine alone on the same cluster).
     'test/bench/live/raw-list.ts',
     'test/bench/live/engine.ts',
+    // test/bench/libraries.ts (bench:libraries) spawns these with plain node: each side of a
+    // comparison, and the servers they read from. The libraries they weigh are loaded from a
+    // cache prefix by absolute path (libraries/install.ts), never from package.json.
+    'test/bench/libraries/*-child.ts',
+    'test/bench/libraries/servers.ts',
     // Run by hand with tsx to capture a scenario (README, Development).
     'test/e2e/harness/capture.ts',
     'test/e2e/harness/to-scenario.ts',

@@ -13,7 +13,6 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import type { ApiClient } from '../../e2e/harness/api.js';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import { nodeIndex } from '../../../src/engine/facts.js';
 import { ruleSet } from '../../../src/messages/registry.js';
@@ -21,41 +20,12 @@ import { present } from '../../../src/report/present.js';
 import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 import { emptyCollections, type Snapshot } from '../../../src/snapshot/types.js';
 import { BENCH_NAMESPACE, benchCases } from './cases.js';
+import { memoryApi } from './memory-api.js';
 import { freeCpuMillis, seedNode, seedPod } from './seed.js';
 
 const { values } = parseArgs({ options: { nodes: { type: 'string', default: '5000' }, pods: { type: 'string', default: '50000' }, runs: { type: 'string', default: '5' }, case: { type: 'string' } } });
 const nodes = Number(values.nodes);
 const pods = Number(values.pods);
-
-/** An ApiClient that keeps what is posted and merges what is patched, as the apiserver would. */
-function memoryApi(store: Map<string, Record<string, unknown>>): ApiClient {
-  const merge = (into: Record<string, unknown>, patch: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) delete into[k];
-      else if (typeof v === 'object' && !Array.isArray(v) && typeof into[k] === 'object' && into[k] !== null) merge(into[k] as Record<string, unknown>, v as Record<string, unknown>);
-      else into[k] = v;
-    }
-  };
-  const unsupported = () => Promise.reject(new Error('not in memory'));
-  return {
-    server: 'memory',
-    get: unsupported,
-    put: unsupported,
-    delete: unsupported,
-    raw: unsupported,
-    post: (path, body) => {
-      const o = body as { metadata: { name: string } };
-      store.set(`${path}/${o.metadata.name}`, structuredClone(body) as Record<string, unknown>);
-      return Promise.resolve({} as never);
-    },
-    patch: (path, body) => {
-      const key = path.replace(/\/status$/, '').replace('/api/v1/nodes/', '/api/v1/nodes/');
-      const o = store.get(key);
-      if (o) merge(o, body as Record<string, unknown>);
-      return Promise.resolve({} as never);
-    },
-  };
-}
 
 const store = new Map<string, Record<string, unknown>>();
 const api = memoryApi(store);

@@ -1,0 +1,78 @@
+// One side of "JSON dump streaming", in a process of its own (measure.ts): the items of a
+// List dump, each parsed into an object and counted, read from the file in 1 MiB chunks as
+// readDump reads it. `ours` is src/sources/dump/json-stream.ts (the splitter, JSON.parse per
+// item); `stream-json` is its documented pipeline for one array of a large document: parser,
+// pick('items'), streamArray, with only packed values (streamValues: false, its faster mode).
+// Plain node (type stripping): the build's JavaScript and the cached library, by path.
+//   node json-child.ts ours|stream-json FILE DIST LIBRARIES
+import { createReadStream, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { DocumentSink } from '../../../src/sources/dump/objects.js';
+import type * as JsonStream from '../../../src/sources/dump/json-stream.js';
+
+/** CPU time of this process (every thread) since the start, in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage(cpuAtStart);
+  return (user + system) / 1000;
+}
+
+/**
+ * This process's peak RSS: VmHWM, the high-water mark of its own memory. getrusage's maxRSS would
+ * not do: a child forked from a large parent starts with the parent's.
+ */
+function peakRss(): number {
+  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return kb ? Number(kb) * 1024 : process.resourceUsage().maxRSS * 1024;
+}
+
+const start = performance.now();
+const cpuAtStart = process.cpuUsage();
+const [side, file, dist, libraries] = process.argv.slice(2);
+if (!file || !dist || !libraries) throw new Error('usage: json-child.ts ours|stream-json FILE DIST LIBRARIES');
+const chunks = () => createReadStream(file, { highWaterMark: 1 << 20 });
+
+interface StreamJson {
+  chain(stages: unknown[]): AsyncIterable<{ key: number; value: unknown }>;
+  parser(options: { streamValues: boolean }): unknown;
+  pick(options: { filter: string; once: boolean }): unknown;
+  streamArray(): unknown;
+}
+
+async function load(): Promise<() => Promise<number>> {
+  if (side === 'ours') {
+    const { JsonReader, JsonSplitter } = (await import(pathToFileURL(path.join(dist as string, 'sources/dump/json-stream.js')).href)) as typeof JsonStream;
+    return async () => {
+      let items = 0;
+      const sink: DocumentSink = { document: () => undefined, listStart: () => undefined, listItem: () => void items++, listEnd: () => undefined };
+      const splitter = new JsonSplitter(new JsonReader(sink, file as string), file as string);
+      for await (const chunk of chunks()) splitter.push(chunk as Buffer);
+      splitter.end();
+      return items;
+    };
+  }
+  if (side === 'stream-json') {
+    const fromCache = createRequire(libraries as string);
+    const lib: StreamJson = {
+      chain: (fromCache('stream-chain') as { chain: StreamJson['chain'] }).chain,
+      parser: (fromCache('stream-json') as { parser: StreamJson['parser'] }).parser,
+      pick: (fromCache('stream-json/filters/pick.js') as { pick: StreamJson['pick'] }).pick,
+      streamArray: (fromCache('stream-json/streamers/stream-array.js') as { streamArray: StreamJson['streamArray'] }).streamArray,
+    };
+    return async () => {
+      let items = 0;
+      const pipeline = lib.chain([chunks(), lib.parser({ streamValues: false }), lib.pick({ filter: 'items', once: true }), lib.streamArray()]);
+      for await (const { value } of pipeline) if (value && typeof value === 'object') items++;
+      return items;
+    };
+  }
+  throw new Error(`unknown side ${side}`);
+}
+
+const work = await load();
+const loaded = performance.now();
+const items = await work();
+const done = performance.now();
+console.log(JSON.stringify({ loadMs: loaded - start, workMs: done - loaded, cpuMs: cpuMs(), maxRssBytes: peakRss(), items }));

@@ -1,0 +1,73 @@
+// One side of ".tar.gz capture reading", in a process of its own (measure.ts): every regular
+// file of an archive read into memory from a file stream, once, as the CLI reads a capture. `ours` is src/sources/capture/tar.ts's unpackTarGz; `tar` is node-tar's
+// entries() over the same stream, each body read with bytes(), an entry that is not a file or a
+// folder refused as ours refuses it. Plain node (type stripping): the build's JavaScript and the
+// cached library, by path.
+//   node tar-child.ts ours|tar ARCHIVE DIST LIBRARIES
+import { createReadStream, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type * as Tar from '../../../src/sources/capture/tar.js';
+
+/** CPU time of this process (every thread) since the start, in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage(cpuAtStart);
+  return (user + system) / 1000;
+}
+
+/**
+ * This process's peak RSS: VmHWM, the high-water mark of its own memory. getrusage's maxRSS would
+ * not do: a child forked from a large parent starts with the parent's.
+ */
+function peakRss(): number {
+  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return kb ? Number(kb) * 1024 : process.resourceUsage().maxRSS * 1024;
+}
+
+const start = performance.now();
+const cpuAtStart = process.cpuUsage();
+const [side, archive, dist, libraries] = process.argv.slice(2);
+if (!archive || !dist || !libraries) throw new Error('usage: tar-child.ts ours|tar ARCHIVE DIST LIBRARIES');
+
+interface TarEntry {
+  path: string;
+  type: string;
+  bytes(): Promise<Uint8Array>;
+}
+type Unpack = () => Promise<{ path: string; bytes: Uint8Array }[]>;
+
+async function load(): Promise<Unpack> {
+  if (side === 'ours') {
+    const { unpackTarGz } = (await import(pathToFileURL(path.join(dist as string, 'sources/capture/tar.js')).href)) as typeof Tar;
+    return () => unpackTarGz(createReadStream(archive as string), archive as string);
+  }
+  if (side === 'tar') {
+    const { entries } = createRequire(libraries as string)('tar') as { entries: (input: AsyncIterable<Uint8Array>) => AsyncIterable<TarEntry> };
+    return async () => {
+      const files: { path: string; bytes: Uint8Array }[] = [];
+      for await (const entry of entries(createReadStream(archive as string))) {
+        if (entry.type === 'Directory') continue;
+        if (entry.type !== 'File') throw new Error(`${archive}: entry "${entry.path}" is a ${entry.type}; a capture holds plain files only`);
+        files.push({ path: entry.path, bytes: await entry.bytes() });
+      }
+      return files;
+    };
+  }
+  throw new Error(`unknown side ${side}`);
+}
+
+const unpack = await load();
+const loaded = performance.now();
+const files = await unpack();
+const done = performance.now();
+console.log(
+  JSON.stringify({
+    loadMs: loaded - start,
+    workMs: done - loaded,
+    cpuMs: cpuMs(),
+    maxRssBytes: peakRss(),
+    files: files.map((f) => `${f.path} ${f.bytes.length}`).sort(),
+  }),
+);
