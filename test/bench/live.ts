@@ -1,10 +1,25 @@
 // npm run bench:live -- --nodes N --pods M [--json FILE] [--runs 3] [--no-write] [--peer BINARY | --no-peer]
+//                       [--incident N] [--skew] [--stop-control-loops] [--gogc 50|100]
 // Starts the project's test control plane (test/e2e/harness; binaries built or reused), seeds
-// it through the API, creates the pending pods of cases (a)-(e) (test/bench/live/cases.ts) and
+// it through the API, creates the pending pods of cases (a)-(f) (test/bench/live/cases.ts) and
 // waits for the scheduler's verdict, then runs, alternating in the same run, why-pending on each
 // case and the references (`kubectl get nodes -o json`, a raw paged LIST of every pod). Reports
 // medians, peak RSS (/usr/bin/time) and requests by kind (the apiserver's audit log: why-pending
 // runs as an audited user), checks every answer, and writes BENCHMARKS.md. Not part of npm test.
+//
+// --incident N: N more pending pods of 20 causes in 8 namespaces (test/bench/live/incident.ts),
+//   and a cordoned pool; once the scheduler has judged them, `kubectl why-pending -A -o json`
+//   (triage) is timed --runs times and every group it prints is checked against the seeded
+//   truth (the run fails on any difference). Issue 33's target: 5,000 pods, 15 s, 800 MB.
+// --skew: a few nodes packed to 110 pods, the rest shared evenly (test/bench/live/layout.ts);
+//   default: the same set of pods on every node.
+// --stop-control-loops: kube-controller-manager stopped once its work is done (service
+//   accounts; the incident's admission refusal), before the bulk seeding, and kube-scheduler
+//   once every pending pod has its verdict: neither then holds a copy of every pod while the
+//   tools are timed. --gogc: GOGC for the four control-plane processes. Both are on (GOGC=50)
+//   by themselves above LARGE_RUN_PODS bound and pending pods. Before starting, the run's peak
+//   memory is estimated (live/memory.ts) and a run the machine cannot hold is refused; while it
+//   runs, a guard stops it if available memory runs low.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,8 +36,14 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { ruleSet } from '../../src/messages/registry.js';
 import { liveOptionsFrom, liveSource, loadConfig } from '../../src/sources/live/index.js';
 import { unpackTarGz } from '../../src/sources/capture/tar.js';
+import { BINARIES } from '../e2e/harness/binaries.js';
+import type { TriageV1 } from '../../src/report/triage/contract.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
-import { candidateStride, ensureNamespace, freeCpuMillis, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
+import { checkTriage, cordonedNode, createIncidentPods, createRefusedReplicaSet, describeCause, incidentPods, INCIDENT_NAMESPACES, seedExporters, waitForIncidentVerdicts, waitForRefusal, type GroupCheck } from './live/incident.js';
+import { layout, type Spread } from './live/layout.js';
+import { availableMB, estimatePeak, GUARD_MB, memoryGuard } from './live/memory.js';
+import { candidateStride, CORDONED_POOL, ensureNamespace, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
+import { cpuBetween, cpuTimes, residentLine, seedingSummary, usage } from './live/usage.js';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const node = path.join(repo, 'node_modules', 'node', 'bin', 'node');
@@ -58,6 +79,14 @@ const { values: args } = parseArgs({
      * fresh process per run, without the cluster.
      */
     snapshots: { type: 'string' },
+    /** This many more pending pods, of 20 causes (live/incident.ts), and the triage timed and checked on them. */
+    incident: { type: 'string', default: '0' },
+    /** Some nodes packed to 110 pods (live/layout.ts). */
+    skew: { type: 'boolean', default: false },
+    /** Stop kube-controller-manager and kube-scheduler once their verdicts are in (automatic above LARGE_RUN_PODS). */
+    'stop-control-loops': { type: 'boolean', default: false },
+    /** GOGC of the control plane's processes, 50 or 100 (Go's default; 50 above LARGE_RUN_PODS). */
+    gogc: { type: 'string' },
   },
 });
 const cli = args.cli ? path.resolve(args.cli) : path.join(repo, 'dist', 'cli', 'main.js');
@@ -66,9 +95,38 @@ const nodes = Number(args.nodes);
 const pods = Number(args.pods);
 const runs = Number(args.runs);
 const width = Number(args.concurrency);
-if (!(nodes > 0 && pods >= nodes && runs > 0)) throw new Error('usage: --nodes N --pods M (M >= N) [--runs R] [--json FILE]');
+const incident = Number(args.incident);
+if (!(nodes > 0 && pods >= nodes && runs > 0 && incident >= 0)) throw new Error('usage: --nodes N --pods M (M >= N) [--runs R] [--json FILE] [--incident N]');
 
 const say = (line: string) => process.stderr.write(`[bench:live ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const gb = (mb: number) => `${(mb / 1024).toFixed(1)} GB`;
+
+// Where the bound pods go, checked before anything starts (a layout the cases cannot use throws).
+const spread: Spread = args.skew ? 'skewed' : 'even';
+const placed = layout(nodes, pods, spread);
+// The incident's pods, the same on every run; a cluster too small for them throws here too.
+const incidentPlan = incident > 0 ? incidentPods(incident, { nodes, maxFreeCpuMillis: placed.maxFreeCpuMillis }) : [];
+/**
+ * Above this many bound and pending pods the control loops are stopped once their verdicts are
+ * in and the control plane collects at GOGC=50 (live/memory.ts): the default run (50,000) is
+ * measured as it always was, the 100,000-pod run fits the machine.
+ */
+const LARGE_RUN_PODS = 60_000;
+const large = pods + incident > LARGE_RUN_PODS;
+const stopLoops = args['stop-control-loops'] || large;
+const gogc = args.gogc !== undefined ? Number(args.gogc) : large ? 50 : 100;
+if (gogc !== 50 && gogc !== 100) throw new Error('--gogc: 50 or 100 (the settings whose memory per pod was measured, live/memory.ts)');
+{
+  const peak = estimatePeak({ nodes, pods, pending: incident + 6, gogc, stopControlLoops: stopLoops, peer: Boolean(args.peer) || !args['no-peer'] });
+  const free = availableMB();
+  const parts = Object.entries(peak.parts).map(([who, mb]) => `${who} ${gb(mb)}`).join(', ');
+  say(`memory: peak estimated at ${gb(peak.totalMB)} (${parts}); ${gb(free)} available${stopLoops ? '; control loops stopped once their verdicts are in' : ''}, GOGC=${gogc}`);
+  // A tenth kept back: the estimate is a model, and the machine is shared.
+  if (peak.totalMB > free * 0.9) {
+    say(`refused: this run needs about ${gb(peak.totalMB)} and ${gb(free)} is available; fewer --pods, --no-peer, or --stop-control-loops / --gogc 50 (automatic above ${LARGE_RUN_PODS} pods)`);
+    process.exit(2);
+  }
+}
 // The peer, measured beside this tool in every run: built here when not given.
 if (!args.peer && !args['no-peer']) {
   const built = buildPeer();
@@ -80,16 +138,6 @@ interface Measured {
   maxRssMB: number;
   stdout: string;
   stderr: string;
-}
-
-/** The machine's CPU counters (jiffies): idle and all, from /proc/stat; undefined off Linux. */
-function cpuTimes(): { idle: number; total: number } | undefined {
-  try {
-    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -208,29 +256,78 @@ interface CaseRun {
   candidates: number;
 }
 
-const c = await startTestCluster({ users: [{ name: benchUser, groups: ['system:masters'] }], log: say });
+const c = await startTestCluster({
+  users: [{ name: benchUser, groups: ['system:masters'] }],
+  log: say,
+  ...(gogc !== 100 ? { env: Object.fromEntries(BINARIES.map((b) => [b, { GOGC: String(gogc) }])) } : {}),
+});
+// Other work on the machine can take what the estimate counted on: stop before the kernel picks
+// a process to kill among everything running here.
+const unguard = memoryGuard((free) => {
+  say(`memory guard: ${free.toFixed(0)} MB available, under ${GUARD_MB} MB: stopping the run and its control plane`);
+  void c.stop().finally(() => process.exit(3));
+});
 /** Reads kept for this run only (no --snapshots), removed at the end whatever happens. */
 let tempReads: string | undefined;
 try {
-  const t0 = performance.now();
-  say(`seeding ${nodes} nodes and ${pods} pods, ${width} requests at once`);
-  for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await ensureNamespace(c.api, ns);
-  for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await waitForServiceAccount(c, ns);
-  await pool(nodes, width, (i) => seedNode(c.api, i, nodes), (n) => say(`  ${n} nodes`));
-  await pool(pods, width, (j) => seedPod(c.api, j, nodes), (n) => say(`  ${n} pods`));
-  say(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  const seedStart = performance.now();
+  say(`seeding ${nodes} nodes and ${pods} pods (${spread} spread), ${width} requests at once`);
+  const namespaces = [...TEAM_NAMESPACES, BENCH_NAMESPACE, ...(incident > 0 ? INCIDENT_NAMESPACES : [])];
+  for (const ns of namespaces) await ensureNamespace(c.api, ns);
+  for (const ns of namespaces) await waitForServiceAccount(c, ns);
+  if (incident > 0) {
+    const refused = await createRefusedReplicaSet(c.api);
+    await waitForRefusal(c.api);
+    say(`incident: admission refuses the pods of ${refused} (FailedCreate): no pod, so no triage group`);
+  }
+  // The controller manager's work is done (service accounts; the incident's refusal): stopped,
+  // it never holds the bound pods the seeder is about to write, nor spends CPU on them.
+  if (stopLoops) await c.stopComponent('kube-controller-manager');
+  const tNodes = performance.now();
+  await pool(nodes, width, (i) => seedNode(c.api, i, nodes, incident > 0 && cordonedNode(i, nodes)), (n) => say(`  ${n} nodes`));
+  const nodeSeconds = (performance.now() - tNodes) / 1000;
+  const before = usage(c);
+  const machineBefore = cpuTimes();
+  const tPods = performance.now();
+  await pool(pods, width, (j) => seedPod(c.api, j, placed.place(j)), (n) => say(`  ${n} pods (${(n / ((performance.now() - tPods) / 1000)).toFixed(0)} pods/s)`));
+  const podSeconds = (performance.now() - tPods) / 1000;
+  const machineAfter = cpuTimes();
+  const seededUsage = usage(c);
+  const seeding = seedingSummary({ nodes, pods, width }, nodeSeconds, podSeconds, cpuBetween(before, seededUsage), [machineBefore, machineAfter]);
+  say(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s: ${seeding.line}`);
+  say(`control plane after seeding: ${residentLine(seededUsage, pods)}`);
+  const exporters = incident > 0 ? await seedExporters(c.api, nodes, (n, task) => pool(n, width, task)) : 0;
+  if (exporters > 0) say(`incident: node-exporter holding hostPort 9100 on the ${exporters} candidate nodes`);
 
-  const perNode = Math.floor(pods / nodes);
-  if (pods % nodes !== 0) say(`note: ${pods} pods over ${nodes} nodes is uneven; case (d) asks for just above the least-loaded node's free cpu`);
-  const cases = benchCases(freeCpuMillis(perNode)).filter((k) => !args.cases || args.cases.includes(k.id));
-  const taintedCount = Array.from({ length: nodes }, (_, i) => i).filter(tainted).length;
-  const candidateCount = Array.from({ length: nodes }, (_, i) => i).filter((i) => i % candidateStride(nodes) === 0 && !tainted(i)).length;
+  if (spread === 'skewed') say(`skewed spread: ${placed.packed.length} nodes packed to ${placed.maxPods} pods, the others ${placed.minPods} to ${Math.max(...Array.from({ length: nodes }, (_, i) => (placed.packed.includes(i) ? 0 : placed.podsOn(i))))}; cases (b) and (d) ask for just above the freest node's free cpu (${placed.maxFreeCpuMillis}m)`);
+  else if (pods % nodes !== 0) say(`note: ${pods} pods over ${nodes} nodes is uneven; case (d) asks for just above the least-loaded node's free cpu`);
+  const cases = benchCases(placed.maxFreeCpuMillis).filter((k) => !args.cases || args.cases.includes(k.id));
+  const everyNode = Array.from({ length: nodes }, (_, i) => i);
+  const taintedCount = everyNode.filter(tainted).length;
+  const candidateCount = everyNode.filter((i) => i % candidateStride(nodes) === 0 && !tainted(i)).length;
+  const cordonedCount = incident > 0 ? everyNode.filter((i) => cordonedNode(i, nodes)).length : 0;
   for (const k of cases) await c.api.post(`/api/v1/namespaces/${BENCH_NAMESPACE}/pods`, k.pod);
+  if (incident > 0) {
+    const tCreate = performance.now();
+    await createIncidentPods(c.api, incidentPlan, (n, task) => pool(n, width, task));
+    say(`incident: ${incidentPlan.length} pods created in ${((performance.now() - tCreate) / 1000).toFixed(0)} s, ${cordonedCount} nodes cordoned (pool ${CORDONED_POOL})`);
+  }
   for (const k of cases) {
     const { condition } = await waitForPodScheduled(c, BENCH_NAMESPACE, (k.pod['metadata'] as { name: string }).name, 300_000);
     if (condition.status !== 'False') throw new Error(`case (${k.id}) was scheduled: ${JSON.stringify(condition)}`);
     say(`case (${k.id}): ${condition.reason}: ${(condition.message ?? '').slice(0, 160)}`);
   }
+  let verdictSeconds = 0;
+  if (incident > 0) {
+    const tVerdicts = performance.now();
+    await waitForIncidentVerdicts(c.api, incidentPlan, Math.max(600_000, incident * 250), say);
+    verdictSeconds = (performance.now() - tVerdicts) / 1000;
+    say(`incident: every pod judged ${verdictSeconds.toFixed(0)} s after the cases' verdicts`);
+  }
+  // Every verdict is in: the scheduler's copy of every pod is no longer needed.
+  if (stopLoops) await c.stopComponent('kube-scheduler');
+  const judgedUsage = usage(c);
+  say(`control plane once every verdict is in: ${residentLine(judgedUsage, pods)}`);
 
   if (args.snapshots) await saveReads(args.snapshots, c.kubeconfigFor(benchUser), cases);
   if (args.hold) {
@@ -256,11 +353,31 @@ try {
     rawPagedList: [],
     rawPagedListRv0: ['--rv0'],
     rawPagedListProtobuf: ['--protobuf'],
-    rawByNamespace4: ['--width', '4', ...[...TEAM_NAMESPACES, BENCH_NAMESPACE].map((ns) => `/api/v1/namespaces/${ns}/pods`)],
+    rawByNamespace4: ['--width', '4', ...namespaces.map((ns) => `/api/v1/namespaces/${ns}/pods`)],
     // What finding the nominated pods costs: the apiserver filters every pod, and sends the few that match.
     rawNominated: ['--field-selector', 'spec.nodeName=,status.nominatedNodeName!=,status.phase!=Succeeded,status.phase!=Failed'],
   };
   const refs = { kubectlGetNodes: [] as Measured[], ...Object.fromEntries(Object.keys(rawReads).map((k) => [k, [] as RawRead[]])) } as { kubectlGetNodes: Measured[] } & Record<string, RawRead[]>;
+
+  // The incident's triage, as kubectl runs it (the launcher), --runs times before the cases'
+  // rounds; every answer held against the seeded truth (a difference fails the run).
+  const triageRuns: { wallSeconds: number; maxRssMB: number; requests: number }[] = [];
+  let triageGroups: GroupCheck[] = [];
+  for (let r = 1; incident > 0 && r <= runs; r++) {
+    const mark = c.audit.mark();
+    const m = await measure(launcher, ['-A', '-o', 'json'], env, true);
+    const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
+    try {
+      triageGroups = checkTriage(JSON.parse(m.stdout) as TriageV1, incidentPlan, cases);
+    } catch (error) {
+      // The answer kept for whoever reads the failure (the cluster is gone by then).
+      const kept = path.join(os.tmpdir(), `why-pending-triage-${Date.now()}.json`);
+      writeFileSync(kept, m.stdout);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n  the triage's answer: ${kept}`, { cause: error });
+    }
+    triageRuns.push({ wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, requests: events.length });
+    say(`triage -A (${r} of ${runs}): ${m.wallSeconds.toFixed(2)} s, ${m.maxRssMB.toFixed(0)} MB, ${events.length} requests; ${triageGroups.length} groups, each as seeded`);
+  }
 
   const runCase = async (k: BenchCase): Promise<CaseRun> => {
     const name = (k.pod['metadata'] as { name: string }).name;
@@ -275,7 +392,7 @@ try {
       : await measure(launcher, query, profile.length > 0 ? { ...timed, NODE_OPTIONS: profile.join(' ') } : timed, true);
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
     const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null } };
-    const expected = k.byFirstPlugin({ nodes, tainted: taintedCount, candidates: candidateCount });
+    const expected = k.byFirstPlugin({ nodes, tainted: taintedCount, candidates: candidateCount, cordoned: cordonedCount, packed: placed.packed.length });
     const got = Object.fromEntries(Object.entries(json.counts.byFirstPlugin).filter(([, n]) => n > 0));
     const want = Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0));
     if (json.counts.nodes !== nodes || json.counts.fitting !== 0 || JSON.stringify(Object.entries(got).sort()) !== JSON.stringify(Object.entries(want).sort())) {
@@ -380,8 +497,21 @@ try {
   type PerPod = Record<string, Record<string, { wall: number; cpu: number }>>;
   const { cases: enginePerPod, withoutCodeCache = {} } = JSON.parse(readFileSync(perPodFile, 'utf8')) as { cases: PerPod; withoutCodeCache?: PerPod };
 
+  const triageSummary =
+    triageRuns.length > 0
+      ? {
+          pending: incident + cases.length,
+          wallSeconds: median(triageRuns.map((x) => x.wallSeconds)),
+          maxRssMB: median(triageRuns.map((x) => x.maxRssMB)),
+          requests: median(triageRuns.map((x) => x.requests)),
+          runs: triageRuns.length,
+          groups: triageGroups.map((g) => ({ cause: g.cause, count: g.count, seeded: g.from })),
+        }
+      : undefined;
   const summary = {
-    cluster: { nodes, pods, version: c.version },
+    cluster: { nodes, pods, version: c.version, spread, packedNodes: placed.packed.length, maxPodsPerNode: placed.maxPods, stopControlLoops: stopLoops, gogc },
+    seeding: { podsPerSecond: seeding.podsPerSecond, cpuSeconds: seeding.cpuSeconds, ...(seeding.machineBusy !== undefined ? { machineBusy: seeding.machineBusy } : {}), controlPlaneRssMB: { afterSeeding: rssOf(seededUsage), onceJudged: rssOf(judgedUsage) } },
+    ...(triageSummary ? { incident: { ...triageSummary, verdictSeconds } } : {}),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', memoryGB: Math.round(os.totalmem() / 1e9), loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
     cases: Object.fromEntries(
       cases.map((k) => {
@@ -436,6 +566,18 @@ try {
     }),
   ].join('\n');
   console.log(captureTable);
+  // Issue 33's target for a triage during an incident: 5,000 pending pods within 15 s and 800 MB.
+  const target = { seconds: 15, rssMB: 800 };
+  const met = (ok: boolean) => (ok ? 'met' : 'not met');
+  const triageTable = triageSummary
+    ? [
+        `| triage | wall (median of ${triageSummary.runs}) | peak RSS | requests | pending pods | groups | target: ${target.seconds} s, ${target.rssMB} MB (for 5,000 pods) |`,
+        '|---|---|---|---|---|---|---|',
+        `| \`kubectl why-pending -A -o json\`: ${incident} incident pods of 20 causes in ${INCIDENT_NAMESPACES.length} namespaces, and ${cases.length} case pod${cases.length === 1 ? '' : 's'} | ${triageSummary.wallSeconds.toFixed(2)} s | ${triageSummary.maxRssMB.toFixed(0)} MB | ${triageSummary.requests} | ${triageSummary.pending} | ${triageGroups.length} | time ${met(triageSummary.wallSeconds <= target.seconds)}, memory ${met(triageSummary.maxRssMB <= target.rssMB)} |`,
+      ].join('\n')
+    : '';
+  const groupLines = triageGroups.map((g) => `- ${g.count}: ${describeCause(g.cause)} (seeded: ${g.from.join(', ')})`);
+  if (triageTable) console.log(`${triageTable}\n${groupLines.join('\n')}`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
   if (!args['no-write'] && !args.cli) {
     const m = summary.machine;
@@ -443,6 +585,8 @@ try {
       '<!-- bench:live start: written by `npm run bench:live`; the text outside these marks is kept -->',
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
+      `Seeding (the seeder's own time): ${seeding.line}.`,
+      `Control plane${gogc !== 100 ? ` (GOGC=${gogc})` : ''} after seeding: ${residentLine(seededUsage, pods)}; once every verdict was in${stopLoops ? ' and the control loops stopped' : ''}: ${residentLine(judgedUsage, pods)}.${spread === 'skewed' ? ` Skewed spread: ${placed.packed.length} nodes packed to ${placed.maxPods} pods, the others ${placed.minPods} or more.` : ''}`,
       'Each case runs `kubectl why-pending <pod> -n bench -o json` (bin/kubectl-why_pending) as a child process; every answer is checked (counts by first failing plugin, agreement with the scheduler). Every run (ours, the peer\'s, the references\') starts once the machine is near idle (under a quarter of a core busy for half a second, at most 30 s of waiting), so that none pays for the apiserver still collecting after the run before.',
       `"Engine per pod" is the first diagnosis of a fresh process on the reads of this run (test/bench/live/cold.ts, median of ${perPodRuns} processes per case, after the rounds, the control plane stopped): V8 runs the engine cold, as in the CLI, loaded as the launcher loads it, with the code cache the CLI's earlier runs left (in brackets after it, the same without a code cache: a machine's first run), each lap after a collection of what loading the reads left (a diagnosis allocates 9 to 15 MB, within one 16 MB semi-space); in brackets the main thread's CPU time. "Engine in the CLI" is the node index plus the diagnosis (plus the second diagnosis after a follow-up read) as the run's own \`WHY_PENDING_TIMINGS=1\` line measured them, and the diagnosis alone with its CPU time: the apiserver is still collecting after serving the read while the CLI diagnoses, on the same two cores, so the wall time there includes waiting for a core. "Report" is the rendering, \`-o json\` (median) and \`-o yaml\` (one run of each case, round 1, its counts checked against the \`-o json\` answer).`,
       'Requests are counted from the apiserver audit log; "wide pod LISTs" are pod LIST requests not limited to one node (pages included; the LIST of pods nominated to a node, whose answer holds only those, is counted apart); "candidates" are the nodes whose pods were read one by one (the 20 read to confirm a fix included), or after a read of every pod, the nodes that passed the node-only checks.',
@@ -454,6 +598,16 @@ try {
       'Captures: `kubectl why-pending capture <pod> -n bench -f case.tar.gz`, once per case in round 1, read back with `--from-dump` and its counts checked; the capture may hold no pod but the target and those of the nodes the read read (checked).',
       '',
       captureTable,
+      ...(triageTable
+        ? [
+            '',
+            `Triage during an incident (\`--incident ${incident}\`, test/bench/live/incident.ts): ${incident} pending pods of 20 causes, judged by the scheduler (${verdictSeconds.toFixed(0)} s after the cases${stopLoops ? ', then the scheduler stopped' : ''}), then \`kubectl why-pending -A -o json\` ${triageSummary?.runs === 1 ? 'once' : `${triageSummary?.runs ?? 0} times`}; in every run each group holds exactly the pods seeded for its cause (stage / plugin / reason / key), none merged or split, and the ReplicaSet admission refuses has no group (no pod exists).`,
+            '',
+            triageTable,
+            '',
+            ...groupLines,
+          ]
+        : []),
       '<!-- bench:live end -->',
     ].join('\n');
     const file = path.join(repo, 'BENCHMARKS.md');
@@ -470,8 +624,13 @@ try {
     say('wrote BENCHMARKS.md');
   }
 } finally {
+  unguard();
   if (tempReads) rmSync(tempReads, { recursive: true, force: true });
   await c.stop();
+}
+
+function rssOf(u: ReturnType<typeof usage>): Record<string, number> {
+  return Object.fromEntries(BINARIES.filter((b) => u[b]).map((b) => [b, Math.round(u[b]?.rssMB ?? 0)]));
 }
 
 /**

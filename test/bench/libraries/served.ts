@@ -5,6 +5,7 @@
 // that a pod weighs what bench:live's pods weigh as its control plane serves them.
 import { memoryApi } from '../live/memory-api.js';
 import { seedNode, seedPod } from '../live/seed.js';
+import { layout } from '../live/layout.js';
 
 type Json = Record<string, unknown>;
 
@@ -116,9 +117,10 @@ function servedNode(seeded: Json, i: number): Json {
 
 /** `count` pods of a cluster of `nodes` nodes, as served, one after another. */
 export async function* servedPods(count: number, nodes: number): AsyncGenerator<Json> {
+  const placed = layout(nodes, count, 'even');
   for (let j = 0; j < count; j++) {
     const store = new Map<string, Json>();
-    await seedPod(memoryApi(store), j, nodes);
+    await seedPod(memoryApi(store), j, placed.place(j));
     const [seeded] = store.values();
     if (seeded) yield servedPod(seeded, j);
   }

@@ -20,8 +20,9 @@ import { present } from '../../../src/report/present.js';
 import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 import { emptyCollections, type Snapshot } from '../../../src/snapshot/types.js';
 import { BENCH_NAMESPACE, benchCases } from './cases.js';
+import { layout } from './layout.js';
 import { memoryApi } from './memory-api.js';
-import { freeCpuMillis, seedNode, seedPod } from './seed.js';
+import { seedNode, seedPod } from './seed.js';
 
 const { values } = parseArgs({ options: { nodes: { type: 'string', default: '5000' }, pods: { type: 'string', default: '50000' }, runs: { type: 'string', default: '5' }, case: { type: 'string' } } });
 const nodes = Number(values.nodes);
@@ -30,13 +31,14 @@ const pods = Number(values.pods);
 const store = new Map<string, Record<string, unknown>>();
 const api = memoryApi(store);
 for (let i = 0; i < nodes; i++) await seedNode(api, i, nodes);
-for (let j = 0; j < pods; j++) await seedPod(api, j, nodes);
+const placed = layout(nodes, pods, 'even');
+for (let j = 0; j < pods; j++) await seedPod(api, j, placed.place(j));
 const nodeObjects = [...store.entries()].filter(([k]) => k.startsWith('/api/v1/nodes/')).map(([, v]) => compactNode(v as V1Node));
 const podObjects = [...store.entries()].filter(([k]) => k.includes('/pods/')).map(([, v]) => compactNeighbour(v as V1Pod));
 // The seeded objects whole are not what the tool holds (it keeps the records above): gone, so
 // that the collector works on a heap the size of the CLI's, not ten times it.
 store.clear();
-const cases = benchCases(freeCpuMillis(Math.floor(pods / nodes))).filter((c) => !values.case || values.case.includes(c.id));
+const cases = benchCases(placed.maxFreeCpuMillis).filter((c) => !values.case || values.case.includes(c.id));
 const targets = cases.map((k) => {
   const target = structuredClone(k.pod) as V1Pod;
   target.metadata = { ...target.metadata, uid: `uid-${k.id}` };

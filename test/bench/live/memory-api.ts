@@ -1,6 +1,6 @@
 // An ApiClient that builds the live benchmark's cluster in memory, through the same seed
-// (seed.ts) that bench:live sends to a control plane: what is posted is kept, what is patched
-// is merged in, as the apiserver would. The engine alone (engine.ts) and the libraries side by
+// (seed.ts) that bench:live sends to a control plane: what is posted or put is kept, what is
+// patched is merged in, as the apiserver would. The engine alone (engine.ts) and the libraries side by
 // side (../libraries/served.ts) read it.
 import type { ApiClient } from '../../e2e/harness/api.js';
 
@@ -16,12 +16,16 @@ export function memoryApi(store: Map<string, Record<string, unknown>>): ApiClien
   return {
     server: 'memory',
     get: unsupported,
-    put: unsupported,
     delete: unsupported,
     raw: unsupported,
     post: (path, body) => {
       const o = body as { metadata: { name: string } };
       store.set(`${path}/${o.metadata.name}`, structuredClone(body) as Record<string, unknown>);
+      return Promise.resolve(structuredClone(body) as never);
+    },
+    // The seeder writes a pod's status with a PUT of the object it posted (seed.ts).
+    put: (path, body) => {
+      store.set(path.replace(/\/status$/, ''), structuredClone(body) as Record<string, unknown>);
       return Promise.resolve({} as never);
     },
     patch: (path, body) => {

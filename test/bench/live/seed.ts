@@ -1,8 +1,9 @@
 // Seeds a test control plane for the live benchmark through the API, many requests at once:
 // nodes with status (images included, as a kubelet reports them) and taints, and bound pods
-// with realistic labels, requests, annotations, env and status. Every node gets the same set
-// of pods, so that every node has the same free cpu (case (d) asks for just above it).
-import type { ApiClient } from '../../e2e/harness/api.js';
+// with realistic labels, requests, annotations, env and status, where layout.ts places them
+// (every node the same set of pods, or a few nodes packed to 110).
+import { ApiError, type ApiClient } from '../../e2e/harness/api.js';
+import type { Placement } from './layout.js';
 
 const enc = encodeURIComponent;
 
@@ -30,12 +31,13 @@ export function candidateStride(nodes: number): number {
   return Math.max(1, Math.floor(nodes / 100));
 }
 
-/** The free cpu of every node once seeded (millicores). */
-export function freeCpuMillis(podsPerNode: number): number {
-  let used = 0;
-  for (let k = 0; k < podsPerNode; k++) used += POD_CPU_MILLIS[k % POD_CPU_MILLIS.length] ?? 0;
-  return NODE_CPU_MILLIS - used;
+/** The cpu of the pod in `slot` on a node of the even spread (millicores). */
+export function podCpuMillis(slot: number): number {
+  return POD_CPU_MILLIS[slot % POD_CPU_MILLIS.length] ?? 100;
 }
+
+/** Nodes of this pool are cordoned (an incident's drained pool; see incident.ts). */
+export const CORDONED_POOL = 'edge';
 
 /** Runs `task(i)` for i in [0, count) with at most `width` at once; reports every 10%. */
 export async function pool(count: number, width: number, task: (i: number) => Promise<void>, say?: (done: number) => void): Promise<void> {
@@ -73,7 +75,8 @@ function images(i: number): { names: string[]; sizeBytes: number }[] {
   }));
 }
 
-export async function seedNode(api: ApiClient, i: number, nodes: number): Promise<void> {
+/** `cordoned`: in pool CORDONED_POOL and spec.unschedulable, as `kubectl cordon` leaves it. */
+export async function seedNode(api: ApiClient, i: number, nodes: number, cordoned = false): Promise<void> {
   const name = nodeName(i);
   const labels: Record<string, string> = {
     'kubernetes.io/hostname': name,
@@ -82,7 +85,7 @@ export async function seedNode(api: ApiClient, i: number, nodes: number): Promis
     'topology.kubernetes.io/zone': ZONES[i % ZONES.length] ?? '',
     'topology.kubernetes.io/region': 'region-1',
     'node.kubernetes.io/instance-type': 'm7.4xlarge',
-    pool: POOLS[Math.floor(i / 7) % POOLS.length] ?? '',
+    pool: cordoned ? CORDONED_POOL : (POOLS[Math.floor(i / 7) % POOLS.length] ?? ''),
   };
   if (i % candidateStride(nodes) === 0) labels[CANDIDATE_LABEL] = 'yes';
   await api.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } } });
@@ -105,17 +108,42 @@ export async function seedNode(api: ApiClient, i: number, nodes: number): Promis
     },
   });
   // TaintNodesByCondition added node.kubernetes.io/not-ready at create; nothing removes it here.
-  await api.patch(`/api/v1/nodes/${enc(name)}`, { spec: { taints: tainted(i) ? [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] : null } });
+  await api.patch(`/api/v1/nodes/${enc(name)}`, { spec: { taints: tainted(i) ? [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] : null, ...(cordoned ? { unschedulable: true } : {}) } });
 }
 
-/** Pod `j` runs on node j % nodes; its cpu is the (j / nodes)-th of POD_CPU_MILLIS. */
-export async function seedPod(api: ApiClient, j: number, nodes: number): Promise<void> {
-  const node = j % nodes;
-  const slot = Math.floor(j / nodes);
+/**
+ * Creates a pod already bound to its node and writes its status as a kubelet would. The status
+ * is a PUT of the object the create returned: the apiserver decodes one body, where a merge
+ * patch has it encode the stored pod, merge and decode it again (BENCHMARKS.md, "Seeding").
+ * A pod an interrupted attempt created is read back and given its status all the same: a bound
+ * pod left Pending would be one more pending pod for a triage.
+ */
+export async function createBoundPod(api: ApiClient, manifest: { metadata: { name: string; namespace: string } }, status: Record<string, unknown>): Promise<void> {
+  const pods = `/api/v1/namespaces/${enc(manifest.metadata.namespace)}/pods`;
+  const path = `${pods}/${enc(manifest.metadata.name)}`;
+  const conflict = (error: unknown) => error instanceof ApiError && error.status === 409;
+  let current = await api.post<Record<string, unknown>>(pods, manifest).catch(async (error: unknown) => {
+    if (conflict(error)) return api.get<Record<string, unknown>>(path);
+    throw error;
+  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await api.put(`${path}/status`, { ...current, status: { ...(current['status'] as object), ...status } });
+      return;
+    } catch (error) {
+      if (!conflict(error) || attempt >= 3) throw error;
+      current = await api.get<Record<string, unknown>>(path);
+    }
+  }
+}
+
+/** Bound pod `j` on the node and with the cpu `place` gives (layout.ts). */
+export async function seedPod(api: ApiClient, j: number, place: Placement): Promise<void> {
+  const { node, slot } = place;
   const ns = TEAM_NAMESPACES[j % TEAM_NAMESPACES.length] ?? 'default';
   const app = `svc-${j % 97}`;
   const name = `${app}-${j.toString(36).padStart(6, '0')}`;
-  const cpu = POD_CPU_MILLIS[slot % POD_CPU_MILLIS.length] ?? 100;
+  const cpu = place.cpuMillis;
   const labels: Record<string, string> = { app, 'app.kubernetes.io/name': app, 'app.kubernetes.io/part-of': `product-${j % 13}`, tier: ['web', 'api', 'worker'][j % 3] ?? 'web', 'pod-template-hash': (j % 1000).toString(16).padStart(10, 'a') };
   if (slot === 0) labels[EVERY_NODE_LABEL.key] = EVERY_NODE_LABEL.value;
   const env = Array.from({ length: 8 }, (_, k) => ({ name: `SETTING_${k}`, value: `value-${k}-${app}` }));
@@ -124,7 +152,7 @@ export async function seedPod(api: ApiClient, j: number, nodes: number): Promise
     image: `registry.example.com/${app}/${cname}:v1.${j % 9}`,
     env,
     ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }],
-    resources: { requests: { cpu: `${millis}m`, memory: `${256 + (j % 4) * 128}Mi` }, limits: { memory: '1Gi' } },
+    resources: { requests: { cpu: `${millis}m`, memory: `${place.memoryMi ?? 256 + (j % 4) * 128}Mi` }, limits: { memory: '1Gi' } },
     readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 10 },
     volumeMounts: [{ name: 'config', mountPath: '/etc/config' }],
   });
@@ -146,7 +174,6 @@ export async function seedPod(api: ApiClient, j: number, nodes: number): Promise
   };
   // As `kubectl apply` leaves it: the whole manifest again in an annotation, often the largest part of a pod.
   const applied = { ...manifest, metadata: { ...manifest.metadata, annotations: { ...manifest.metadata.annotations, 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(manifest) } } };
-  await api.post(`/api/v1/namespaces/${enc(ns)}/pods`, applied);
   // And as a kubelet reports a running pod (its own managedFields entry included).
   const at = '2026-11-30T10:00:00Z';
   const condition = (type: string) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: at });
@@ -161,17 +188,15 @@ export async function seedPod(api: ApiClient, j: number, nodes: number): Promise
     restartCount: 0,
     state: { running: { startedAt: at } },
   });
-  await api.patch(`/api/v1/namespaces/${enc(ns)}/pods/${enc(name)}/status`, {
-    status: {
-      phase: 'Running',
-      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
-      hostIP: `10.0.${(node >> 8) & 255}.${node & 255}`,
-      podIP: ip,
-      podIPs: [{ ip }],
-      startTime: at,
-      containerStatuses: [status('main'), status('sidecar')],
-      qosClass: 'Burstable',
-    },
+  await createBoundPod(api, applied, {
+    phase: 'Running',
+    conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
+    hostIP: `10.0.${(node >> 8) & 255}.${node & 255}`,
+    podIP: ip,
+    podIPs: [{ ip }],
+    startTime: at,
+    containerStatuses: [status('main'), status('sidecar')],
+    qosClass: 'Burstable',
   });
 }
 

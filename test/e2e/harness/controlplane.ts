@@ -38,6 +38,8 @@ export interface ControlPlaneOptions {
   controllers?: string[];
   /** Extra flags per component, appended last. */
   extraArgs?: Partial<Record<BinaryName, string[]>>;
+  /** Extra environment per component (e.g. GOGC), over the test process's own. */
+  env?: Partial<Record<BinaryName, Record<string, string>>>;
   /** Keep the temp dir (logs, etcd data) after stop(); also WHY_PENDING_KEEP_TMP=1. */
   keepDir?: boolean;
   /**
@@ -78,6 +80,13 @@ export interface ControlPlane {
    * the same flags, port, serving certificate and etcd data; resolves once /readyz answers 200.
    */
   restartApiserver(): Promise<void>;
+  /** The process id of a component while it runs (for its RSS and CPU time in /proc). */
+  pid(name: BinaryName): number | undefined;
+  /**
+   * Stops one control loop and leaves the rest running: the apiserver keeps serving what they
+   * wrote (a benchmark stops them once their verdicts are in, for the memory they hold).
+   */
+  stopComponent(name: 'kube-scheduler' | 'kube-controller-manager'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -134,10 +143,19 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     log(keep ? `stopped; kept ${dir}` : 'stopped');
   }
 
+  const running = (name: BinaryName) => procs.find((p) => p.name === name && p.exitCode() === undefined);
+  const pid = (name: BinaryName) => running(name)?.child.pid;
+  async function stopComponent(name: 'kube-scheduler' | 'kube-controller-manager'): Promise<void> {
+    const p = running(name);
+    if (p) await stopProcess(p);
+    log(`${name} stopped`);
+  }
+
   try {
     const [etcdClient, etcdPeer, apiPort, schedPort, kcmPort] = (await freePorts(5)) as [number, number, number, number, number];
     const creds = writeCredentials(dir, opts.users);
     const extra = (b: BinaryName) => opts.extraArgs?.[b] ?? [];
+    const envOf = (b: BinaryName) => opts.env?.[b] ?? {};
     // Before each component's extra flags, so extraArgs can still override them.
     const gates = featureGateArgs(opts);
     const auditPolicyFile = join(dir, 'audit-policy.yaml');
@@ -153,7 +171,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         `--listen-client-urls=${etcdURL}`,
         `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
         ...extra('etcd'),
-      ], logs.etcd),
+      ], logs.etcd, envOf('etcd')),
     );
 
     // kube-apiserver
@@ -185,7 +203,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       ...runtimeConfigArgs(opts),
       ...extra('kube-apiserver'),
     ];
-    let apiserver = startProcess('kube-apiserver', bins['kube-apiserver'], apiserverArgs, logs['kube-apiserver']);
+    let apiserver = startProcess('kube-apiserver', bins['kube-apiserver'], apiserverArgs, logs['kube-apiserver'], envOf('kube-apiserver'));
     procs.push(apiserver);
     const insecure = apiClient(server, creds.admin.token, undefined);
     const apiserverReady = () => waitFor('kube-apiserver /readyz', async () => {
@@ -199,7 +217,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const restartApiserver = async () => {
       await stopProcess(apiserver);
       // The same place in procs: stop() still stops the components in reverse order.
-      const next = startProcess('kube-apiserver', bins['kube-apiserver'], apiserverArgs, logs['kube-apiserver']);
+      const next = startProcess('kube-apiserver', bins['kube-apiserver'], apiserverArgs, logs['kube-apiserver'], envOf('kube-apiserver'));
       procs[procs.indexOf(apiserver)] = next;
       apiserver = next;
       await apiserverReady();
@@ -245,7 +263,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       '--kube-api-burst=400',
       ...gates,
       ...extra('kube-scheduler'),
-    ], logs['kube-scheduler']);
+    ], logs['kube-scheduler'], envOf('kube-scheduler'));
     procs.push(scheduler);
     const kcm = startProcess('kube-controller-manager', bins['kube-controller-manager'], [
       ...delegated,
@@ -257,7 +275,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       '--kube-api-burst=400',
       ...gates,
       ...extra('kube-controller-manager'),
-    ], logs['kube-controller-manager']);
+    ], logs['kube-controller-manager'], envOf('kube-controller-manager'));
     procs.push(kcm);
 
     const componentReady = (m: Managed, port: number, path: string) => {
@@ -277,7 +295,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 
     const version = (await api.get<{ gitVersion: string }>('/version')).gitVersion;
     log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s: ${server} (${version}), kubeconfig ${kubeconfig}`);
-    return { dir, version, server, caFile, kubeconfig, auditLog, api, users: creds.users, kubeconfigFor, clientFor, logs, etcd: etcdURL, restartApiserver, stop };
+    return { dir, version, server, caFile, kubeconfig, auditLog, api, users: creds.users, kubeconfigFor, clientFor, logs, etcd: etcdURL, restartApiserver, pid, stopComponent, stop };
   } catch (err) {
     await stop();
     throw err;
