@@ -5,7 +5,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterEvent } from '../snapshot/types.js';
 import type { DisagreementEvidence } from './disagreement.js';
-import type { Reason } from './reasons.js';
+import type { Reason, Rule } from './reasons.js';
+import type { RuleContext } from './model.js';
 import type { NodeVerdict } from './judge.js';
 import type { PluginName } from './names.js';
 import { isAutoscalerEvent } from './story/autoscaler.js';
@@ -21,7 +22,23 @@ export type LikelyCause =
   | 'unknownWording'
   | 'truncatedEvent'
   | 'nonDefaultScheduler'
-  | 'partialData';
+  | 'partialData'
+  /**
+   * The pods of nodes that node objects alone rule out were not read (they cannot change those
+   * nodes' verdicts): there, the replay's reasons of a plugin that counts pods are the ones it
+   * proves without them, and the scheduler's counts may hold more (Insufficient memory, Too many
+   * pods beside a cpu request over the node's whole allocatable).
+   */
+  | 'podsUnread';
+
+/**
+ * Where the replay's reasons are a lower bound because the nodes' pods were not read: the
+ * plugins that count pods (for this pod), and the nodes whose pods were not read.
+ */
+export interface PodsUnread {
+  plugins: ReadonlySet<string>;
+  nodes: ReadonlySet<string>;
+}
 
 export interface TallyDifference {
   key: string;
@@ -155,6 +172,7 @@ export function compareWithScheduler(
   judged: boolean,
   partial: boolean,
   evidenceOf: () => DisagreementEvidence = noEvidence,
+  podsUnread?: PodsUnread,
 ): Agreement {
   const ours = engineTally(nodes, preFilter);
   const base: Agreement = { ...words, agrees: null, schedulerTally: {}, engineTally: ours, differences: [], likelyCauses: [] };
@@ -180,9 +198,14 @@ export function compareWithScheduler(
   // Counts the replay could not check (a gap, a plugin not modelled) are not disagreements:
   // the scheduler saw what the input lacks. When they explain every difference, the answer is
   // "cannot confirm" (null), never "the cluster changed".
-  if (differences.length > 0 && differences.every((d) => explainedByUnchecked(catalog.plugins, d, nodes))) {
-    if (parsed.truncated) return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: ['partialData', 'truncatedEvent'] };
-    return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: ['partialData'] };
+  const byUnread = (d: TallyDifference) => podsUnread !== undefined && explainedByUnreadPods(d, nodes, podsUnread);
+  if (differences.length > 0 && differences.every((d) => byUnread(d) || explainedByUnchecked(catalog.plugins, d, nodes))) {
+    const causes: LikelyCause[] = [
+      ...(differences.some(byUnread) ? (['podsUnread'] as const) : []),
+      ...(differences.some((d) => !byUnread(d)) ? (['partialData'] as const) : []),
+      ...(parsed.truncated ? (['truncatedEvent'] as const) : []),
+    ];
+    return { ...base, parsed, schedulerTally: theirs, differences, agrees: null, likelyCauses: causes };
   }
   const likelyCauses: LikelyCause[] = [];
   let evidence: DisagreementEvidence | undefined;
@@ -208,6 +231,28 @@ const noEvidence = (): DisagreementEvidence => ({ nominatedOn: [], namespacesUnr
 /** The plugin a tally key counts ("NodeResourcesFit: Insufficient cpu" -> NodeResourcesFit). */
 function pluginOfKey(key: string): string {
   return key.split(':')[0] ?? key;
+}
+
+/**
+ * Where the reader left pods unread (`podsReadOn`: the nodes whose pods it read; undefined, every
+ * pod was read), the plugins that count pods for this pod and the nodes whose pods are missing.
+ */
+export function podsUnread(rules: readonly Rule[], ctx: RuleContext, podsReadOn: readonly string[] | undefined): PodsUnread | undefined {
+  if (!podsReadOn) return undefined;
+  const read = new Set(podsReadOn);
+  const nodes = new Set(ctx.nodes.flatMap((n) => (read.has(n.name) ? [] : [n.name])));
+  if (nodes.size === 0) return undefined;
+  return { plugins: new Set(rules.filter((r) => r.needs(ctx.pod).includes('pods')).map((r) => r.meta.name)), nodes };
+}
+
+/**
+ * A difference the unread pods explain: the scheduler counts more of a plugin that counts pods,
+ * and that plugin fails some node whose pods were not read (its reasons there are a lower bound).
+ */
+function explainedByUnreadPods(d: TallyDifference, nodes: readonly NodeVerdict[], unread: PodsUnread): boolean {
+  const plugin = pluginOfKey(d.key);
+  if (d.scheduler <= d.engine || !unread.plugins.has(plugin)) return false;
+  return nodes.some((n) => unread.nodes.has(n.name) && n.reasons.some((r) => r.plugin === plugin));
 }
 
 /**

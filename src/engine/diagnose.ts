@@ -1,7 +1,7 @@
 // The engine's entry point: snapshot + query -> diagnosis. Pure: no I/O, no clock.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { CollectionName, Snapshot } from '../snapshot/types.js';
-import { compareWithScheduler, schedulerWords } from './agreement.js';
+import { compareWithScheduler, podsUnread, schedulerWords } from './agreement.js';
 import { disagreementEvidence, disputedNodes } from './disagreement.js';
 import { type Diagnosis, type Note, type PodSummary } from './diagnosis.js';
 import { judgedStages, schedulerJudgedStages, type StageDetail } from './stage.js';
@@ -167,8 +167,15 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
   // What is under way comes first; while it is, no capacity change (a cut request, a preemption) is advice.
   const waits = judged ? waitFixes(stageDetail) : [];
   const fixes = waits.length > 0 ? ordered([...waits, ...proposed.fixes.filter((f) => f.class !== 'capacity')]) : proposed.fixes;
-  const scheduler = compareWithScheduler(plugins.catalog, schedulerWords(pod, podEvents), judgement.nodes, judgement.preFilter, schedulerJudged, partial, () =>
-    disagreementEvidence(snapshot, pod, podEvents, judgement.nodes, judgement.notChecked),
+  const scheduler = compareWithScheduler(
+    plugins.catalog,
+    schedulerWords(pod, podEvents),
+    judgement.nodes,
+    judgement.preFilter,
+    schedulerJudged,
+    partial,
+    () => disagreementEvidence(snapshot, pod, podEvents, judgement.nodes, judgement.notChecked),
+    podsUnread(plugins.rules, ctx, snapshot.podsReadOn),
   );
   // Nodes the scheduler said do not fit, found to fit with nothing dated since to explain it: unknown.
   const disputed = disputedNodes(snapshot, pod, podEvents, judgement.nodes, scheduler.agrees, scheduler.parsed?.kind === 'nodeCounts');

@@ -38,6 +38,8 @@ export function likelyCauseText(cause: LikelyCause, e: DisagreementEvidence | un
       return `the pod uses ${e?.schedulerName ?? 'a scheduler other than default-scheduler'}, whose profile may differ from the default`;
     case 'partialData':
       return 'part of the cluster could not be read (see below)';
+    case 'podsUnread':
+      return "the pods of nodes that node objects alone rule out were not read (they cannot change those nodes' verdicts): there the scheduler also counts the reasons their pods add, such as Insufficient memory or Too many pods beside a request over the node's whole allocatable";
     case 'newerThanAttempt': {
       const shown = (e?.changes ?? []).map(changeText);
       const more = (e?.changeCount ?? 0) > shown.length ? ` and ${(e?.changeCount ?? 0) - shown.length} more` : '';

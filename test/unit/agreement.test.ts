@@ -8,7 +8,9 @@ import { compareWithScheduler as compareWith, schedulerWords } from '../../src/e
 import type { NodeVerdict } from '../../src/engine/judge.js';
 import type { DisagreementEvidence } from '../../src/engine/disagreement.js';
 import { ruleSet } from '../../src/messages/registry.js';
-import type { ClusterEvent } from '../../src/snapshot/types.js';
+import type { ClusterEvent, Snapshot } from '../../src/snapshot/types.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { node, pod, snapshotOf } from '../support/builders.js';
 
 type WithoutCatalog<T> = T extends [unknown, ...infer Rest] ? Rest : never;
 // Messages are read with the registry's wordings (src/messages/registry.ts).
@@ -91,4 +93,39 @@ describe('likely causes of a difference: what the input shows first, the cluster
     expect(a).toMatchObject({ agrees: true, likelyCauses: [] });
     expect(a.evidence).toBeUndefined();
   });
+});
+
+describe('pods left unread on nodes node objects rule out', () => {
+  // The pod asks more cpu than any node has: node objects alone rule every node out, so a live
+  // read reads no pod (podsReadOn: []). The scheduler, which has the pods, also counts the
+  // memory that node-a's pods use up and the pod count node-b is at.
+  const nodes = [
+    node('node-a').allocatable({ cpu: '4', memory: '8Gi', pods: '110' }).obj(),
+    node('node-b').allocatable({ cpu: '4', memory: '8Gi', pods: '1' }).obj(),
+    node('node-c').allocatable({ cpu: '4', memory: '8Gi', pods: '110' }).obj(),
+  ];
+  const message = '0/3 nodes are available: 3 Insufficient cpu, 1 Insufficient memory, 1 Too many pods.';
+  const target = pod('big').req({ cpu: '8', memory: '2Gi' }).with((p) => (p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }] })).obj();
+  const onNodes = [pod('full', 'other').req({ memory: '7Gi' }).on('node-a').phase('Running').obj(), pod('one', 'other').on('node-b').phase('Running').obj()];
+
+  it('read as a live read leaves them (no pod read): cannot confirm, the unread pods named, not "the cluster changed"', () => {
+    const snapshot = { ...snapshotOf({ nodes, pods: [target] }, [], 'live'), podsReadOn: [] };
+    const d = diagnoseOne(snapshot);
+    expect(d.scheduler).toMatchObject({ agrees: null, likelyCauses: ['podsUnread'] });
+    expect(d.scheduler.differences.map((x) => x.key).sort()).toEqual(['NodeResourcesFit: Insufficient memory', 'NodeResourcesFit: Too many pods']);
+  });
+
+  it('with every pod read, the replay counts what the scheduler counts and agrees', () => {
+    expect(diagnoseOne(snapshotOf({ nodes, pods: [target, ...onNodes] }, [], 'live')).scheduler).toMatchObject({ agrees: true });
+  });
+
+  it('a snapshot that does not say which nodes were read (a dump) still differs: nothing explains it', () => {
+    expect(diagnoseOne(snapshotOf({ nodes, pods: [target] })).scheduler.agrees).toBe(false);
+  });
+
+  function diagnoseOne(snapshot: Snapshot) {
+    const outcome = diagnose(ruleSet, snapshot, { namespace: 'default', name: 'big' });
+    if (outcome.kind !== 'diagnosis') throw new Error(`no diagnosis: ${outcome.kind}`);
+    return outcome.diagnosis;
+  }
 });

@@ -115,6 +115,7 @@ const likelyCauses = {
   truncatedEvent: true,
   nonDefaultScheduler: true,
   partialData: true,
+  podsUnread: true,
 } satisfies Record<LikelyCause, true>;
 
 const fixChangeKinds = {
