@@ -4,8 +4,8 @@
 // has an absolute path or `..`, goes deeper than the folders a capture uses, or when the archive
 // holds more entries or bytes than limits.ts allows. Only what `tar` writes for plain files is
 // understood beside ustar: a folder entry, GNU's long-name entry and pax's `path` record.
-// (node-tar would do the same work with extraction to disk as its model; a capture is a few
-// files of JSON read straight into the dump reader, so the 150 lines here are the whole need.)
+// (node-tar reads in memory too, with its own entry model; ARCHITECTURE.md, "Hand-written where a
+// library exists", has the two side by side.)
 import { gzipSync, createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { InputError } from '../../errors.js';
@@ -59,7 +59,8 @@ export function packTarGz(files: readonly ArchiveFile[], mtime: Date): Buffer {
 async function gunzipBounded(stream: NodeJS.ReadableStream, label: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
-  const gunzip = createGunzip();
+  // Large output chunks: zlib's default hands a capture's megabytes over in thousands of callbacks.
+  const gunzip = createGunzip({ chunkSize: 1 << 20 });
   try {
     for await (const chunk of (stream as Readable).pipe(gunzip)) {
       total += (chunk as Buffer).length;
@@ -123,7 +124,10 @@ function checkedPath(path: string, label: string): string {
   return parts.join('/');
 }
 
-/** The regular files of a .tar.gz, in memory, or one line saying why the archive is refused. */
+/**
+ * The regular files of a .tar.gz, in memory, or one line saying why the archive is refused. Each
+ * file's bytes are a view of the archive's one buffer, not a copy: the reader parses them all.
+ */
 export async function unpackTarGz(stream: NodeJS.ReadableStream, label: string): Promise<ArchiveFile[]> {
   const tar = await gunzipBounded(stream, label);
   const files: ArchiveFile[] = [];
@@ -147,7 +151,7 @@ export async function unpackTarGz(stream: NodeJS.ReadableStream, label: string):
     if (type === 'L') longName = body.toString('utf8').replace(/\0+$/, '');
     else if (type === 'x') longName = paxPath(body);
     else if (type === 'g' || type === '5') checkedPath(named, label);
-    else if (type === '0' || type === '7') files.push({ path: checkedPath(named, label), bytes: Buffer.from(body) });
+    else if (type === '0' || type === '7') files.push({ path: checkedPath(named, label), bytes: body });
     else throw new InputError(`${label}: entry "${named}" has tar type "${type}", which a capture never holds`);
   }
   return files;
