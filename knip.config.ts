@@ -21,6 +21,8 @@ export default {
     // reads; engine.ts is run by hand (the engine alone on the same cluster).
     'test/bench/live/raw-list.ts',
     'test/bench/live/engine.ts',
+    // test/bench/replay.ts (bench:replay) runs the replay server as a process of its own.
+    'test/bench/replay/server.ts',
     // Run by hand with tsx to capture a scenario (README, Development).
     'test/e2e/harness/capture.ts',
     'test/e2e/harness/to-scenario.ts',
