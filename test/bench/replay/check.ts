@@ -3,7 +3,7 @@
 // with the scheduler's recorded message), and the renamed copies checked through the project's
 // own readers: a copy served in protobuf decodes (protobuf/envelope.ts) to exactly the record
 // the JSON copy cuts to (compact.ts), and that record is the original's but for its namespace,
-// its uid and its cpu requests. And the server's paging, through the project's own transport:
+// its uid and its requests. And the server's paging, through the project's own transport:
 // a collection read in small pages (its continue tokens, found early in each page's head, as
 // the tool finds them) gives exactly the items of one unpaged read, in JSON and in protobuf.
 import { isDeepStrictEqual } from 'node:util';
@@ -35,7 +35,7 @@ export function checkAnswer(k: BenchCase, stdout: string, cluster: { nodes: numb
 
 const zeroDigits = (q: string) => q.replace(/[0-9]/g, '0');
 
-/** The record a copy must decode to: the original's, renamed, its cpu requests zero. */
+/** The record a copy must decode to: the original's, renamed, its requests zero. */
 function expectedCopy(original: V1Pod, copy: V1Pod): V1Pod {
   const expected = structuredClone(original);
   if (expected.metadata) {
@@ -44,7 +44,7 @@ function expectedCopy(original: V1Pod, copy: V1Pod): V1Pod {
   }
   for (const c of [...(expected.spec?.containers ?? []), ...(expected.spec?.initContainers ?? [])]) {
     const requests = c.resources?.requests as Record<string, string> | undefined;
-    if (requests?.['cpu'] !== undefined) requests['cpu'] = zeroDigits(requests['cpu']);
+    for (const [name, quantity] of Object.entries(requests ?? {})) if (requests) requests[name] = zeroDigits(quantity);
   }
   return expected;
 }

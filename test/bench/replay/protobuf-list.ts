@@ -143,27 +143,16 @@ function eachField(bytes: Buffer, start: number, end: number, field: number, vis
 }
 
 /**
- * The strings of every container's cpu request in a Pod's bytes: spec 2 -> containers 2 and
- * initContainers 20 -> resources 8 -> requests 2 (map entries: key 1, Quantity 2) -> string 1.
+ * The quantity strings of every container's requests in a Pod's bytes: spec 2 -> containers 2
+ * and initContainers 20 -> resources 8 -> requests 2 (map entries: key 1, Quantity 2) -> string 1.
  */
-export function cpuRequestSpans(pod: Buffer): Span[] {
+export function requestSpans(pod: Buffer): Span[] {
   const out: Span[] = [];
   eachField(pod, 0, pod.length, 2, (spec) => {
     for (const containers of [2, 20]) {
       eachField(pod, spec.start, spec.end, containers, (container) =>
         eachField(pod, container.start, container.end, 8, (resources) =>
-          eachField(pod, resources.start, resources.end, 2, (entry) => {
-            const r = new Reader(pod, entry.start, entry.end);
-            let name = '';
-            let quantity: Span | undefined;
-            while (r.more()) {
-              const f = r.key();
-              if (f.field === 1 && f.wire === WireType.LengthDelimited) name = r.string();
-              else if (f.field === 2 && f.wire === WireType.LengthDelimited) quantity = r.span();
-              else r.skip(f.wire);
-            }
-            if (name === 'cpu' && quantity) eachField(pod, quantity.start, quantity.end, 1, (s) => out.push(s));
-          }),
+          eachField(pod, resources.start, resources.end, 2, (entry) => eachField(pod, entry.start, entry.end, 2, (quantity) => eachField(pod, quantity.start, quantity.end, 1, (s) => out.push(s)))),
         ),
       );
     }

@@ -3,13 +3,14 @@
 // digit, so that every string keeps its length and the protobuf bytes need no length written
 // again: the copies are the recorded bytes with a few bytes overwritten in place, in both
 // encodings. Nodes stay as recorded, so each node holds more pods. So that the measured cases
-// keep the answers they were recorded with, a copy requests no cpu (its cpu quantities' digits
-// become zeros, "450m" -> "000m"): every node keeps the free cpu case (d) asks just above, and
-// no node fails case (e) on cpu before its anti-affinity. Memory requests are kept (a node's
-// memory stays far from full), as are labels: a copy of a pod that case (e)'s anti-affinity
-// matches matches it too.
+// keep the answers they were recorded with, a copy requests nothing (the digits of its
+// containers' requests become zeros, "450m" -> "000m", "384Mi" -> "000Mi"): every node keeps
+// the free cpu case (d) asks just above, no node fails case (e) on cpu or memory before its
+// anti-affinity, and neither fails on memory, which copies that kept their requests would fill
+// at ten times the pods. Labels are kept: a copy of a pod that case (e)'s anti-affinity matches
+// matches it too. What bounds the factor is a node's pod count (110 pods allocatable here).
 import { objectEnd } from './json-items.js';
-import { cpuRequestSpans, objectMetaSpans } from './protobuf-list.js';
+import { objectMetaSpans, requestSpans } from './protobuf-list.js';
 import type { LoadedItem } from './store.js';
 
 const letters = 'abcdefghijklmnopqrstuvwxyz';
@@ -45,34 +46,46 @@ function replaceJsonMember(json: Buffer, key: string, from: string, to: string):
   overwrite(json, at + key.length + 4, to);
 }
 
-/** Each cpu request's digits become zeros, in the JSON text (spec's `"requests":{...}` objects only). */
-function zeroCpuJson(json: Buffer): number {
+const zeroDigits = (bytes: Buffer, start: number, end: number) => {
+  for (let i = start; i < end; i++) if ((bytes[i] as number) >= 0x30 && (bytes[i] as number) <= 0x39) bytes[i] = 0x30;
+};
+
+/**
+ * Each request's digits become zeros, in the JSON text: the members of spec's `"requests":{...}`
+ * objects (a ResourceList: names to quantity strings, nothing nested). The kubectl annotation
+ * holds the manifest escaped (`\"requests\":{`) and managedFields write `"f:requests"`: neither matches.
+ */
+function zeroRequestsJson(json: Buffer): number {
   let count = 0;
   for (let at = json.indexOf('"requests":{'); at >= 0; at = json.indexOf('"requests":{', at + 1)) {
     const open = at + '"requests":'.length;
     const end = objectEnd(json, open);
-    const cpu = json.indexOf('"cpu":"', open);
-    if (cpu < 0 || cpu > end) continue;
-    for (let i = cpu + '"cpu":"'.length; json[i] !== 0x22; i++) if ((json[i] as number) >= 0x30 && (json[i] as number) <= 0x39) json[i] = 0x30;
-    count++;
+    // `"name":"quantity"` members: each value is the string after a `":"`.
+    let member = json.indexOf('":"', open);
+    while (member >= 0 && member < end) {
+      const valueEnd = json.indexOf('"', member + 3);
+      zeroDigits(json, member + 3, valueEnd);
+      count++;
+      member = json.indexOf('":"', valueEnd + 1);
+    }
   }
   return count;
 }
 
-function zeroCpuProtobuf(pb: Buffer): number {
-  const spans = cpuRequestSpans(pb);
-  for (const s of spans) for (let i = s.start; i < s.end; i++) if ((pb[i] as number) >= 0x30 && (pb[i] as number) <= 0x39) pb[i] = 0x30;
+function zeroRequestsProtobuf(pb: Buffer): number {
+  const spans = requestSpans(pb);
+  for (const s of spans) zeroDigits(pb, s.start, s.end);
   return spans.length;
 }
 
-/** A copy of a recorded pod in namespace `ns` with the uid of copy `copy`, requesting no cpu. */
+/** A copy of a recorded pod in namespace `ns` with the uid of copy `copy`, requesting nothing. */
 export function copyPod(pod: LoadedItem, ns: string, copy: number): LoadedItem {
   const original = pod.namespace ?? '';
   const uid = renamedUid(pod.uid, copy);
   const json = Buffer.from(pod.json);
   replaceJsonMember(json, 'namespace', original, ns);
   replaceJsonMember(json, 'uid', pod.uid, uid);
-  const cpuJson = zeroCpuJson(json);
+  const requestsJson = zeroRequestsJson(json);
   let protobuf: Buffer | undefined;
   if (pod.protobuf) {
     protobuf = Buffer.from(pod.protobuf);
@@ -80,7 +93,7 @@ export function copyPod(pod: LoadedItem, ns: string, copy: number): LoadedItem {
     if (!spans.namespace || !spans.uid || protobuf.toString('utf8', spans.namespace.start, spans.namespace.end) !== original) throw new Error(`${pod.key}: no namespace or uid in its protobuf`);
     overwrite(protobuf, spans.namespace.start, ns);
     overwrite(protobuf, spans.uid.start, uid);
-    if (zeroCpuProtobuf(protobuf) !== cpuJson) throw new Error(`${pod.key}: ${cpuJson} cpu requests in JSON, another count in protobuf`);
+    if (zeroRequestsProtobuf(protobuf) !== requestsJson) throw new Error(`${pod.key}: ${requestsJson} requests in JSON, another count in protobuf`);
   }
   return { ...pod, key: `${ns}/${pod.name}`, namespace: ns, uid, fields: { ...pod.fields, 'metadata.namespace': ns }, json, ...(protobuf ? { protobuf } : {}) };
 }

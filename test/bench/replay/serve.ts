@@ -2,7 +2,7 @@
 // for 127.0.0.1 (made once by openssl into the replay cache), and hands back how to reach it:
 // its URL, a kubeconfig for the tool, and the requests it served.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,6 +101,7 @@ export async function startReplayServer(store: string, factor: number, say: (lin
       agent.destroy();
       child.kill('SIGTERM');
       await exited;
+      rmSync(kubeconfig, { force: true });
     },
   };
 }

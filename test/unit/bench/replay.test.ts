@@ -79,17 +79,18 @@ describe('scaling by renaming', () => {
     expect(renamedUid('f0', 1)).toBe('00');
   });
 
-  it('renames in place in both encodings and zeroes the cpu requests, nothing else', () => {
+  it('renames in place in both encodings and zeroes the requests, nothing else', () => {
     const copy = copyPod(item(podJson, podProtobuf), 'tean-07', 1);
     const json = JSON.parse(copy.json.toString()) as { metadata: { namespace: string; uid: string; annotations: Record<string, string> }; spec: { containers: { resources: { requests: Record<string, string>; limits?: Record<string, string> } }[] } };
     expect(json.metadata.namespace).toBe('tean-07');
     expect(json.metadata.uid).toBe(renamedUid(uid, 1));
-    expect(json.spec.containers.map((c) => c.resources.requests)).toEqual([{ cpu: '000m', memory: '256Mi' }, { cpu: '0', memory: '64Mi' }]);
+    expect(json.spec.containers.map((c) => c.resources.requests)).toEqual([{ cpu: '000m', memory: '000Mi' }, { cpu: '0', memory: '00Mi' }]);
+    expect(json.spec.containers[0]?.resources.limits).toEqual({ memory: '1Gi' });
     expect(json.metadata.annotations['a']).toContain('"cpu":"450m"');
     expect(copy.json.length).toBe(podJson.length);
     const decoded = decodePodList(protobufList('PodList', 'v1', { resourceVersion: '1' }, [copy.protobuf ?? Buffer.alloc(0)])).items[0];
     expect(decoded?.metadata).toMatchObject({ name: 'web-1', namespace: 'tean-07', uid: renamedUid(uid, 1) });
-    expect(decoded?.spec?.containers.map((c) => c.resources?.requests)).toEqual([{ cpu: '000m', memory: '256Mi' }, { cpu: '0', memory: '64Mi' }]);
+    expect(decoded?.spec?.containers.map((c) => c.resources?.requests)).toEqual([{ cpu: '000m', memory: '000Mi' }, { cpu: '0', memory: '00Mi' }]);
     expect(copy.protobuf?.length).toBe(podProtobuf.length);
     expect(podJson.toString()).toContain('"namespace":"team-07"');
   });
