@@ -26,6 +26,8 @@ export default {
     // cache prefix by absolute path (libraries/install.ts), never from package.json.
     'test/bench/libraries/*-child.ts',
     'test/bench/libraries/servers.ts',
+    // test/bench/replay.ts (bench:replay) runs the replay server as a process of its own.
+    'test/bench/replay/server.ts',
     // Run by hand with tsx to capture a scenario (README, Development).
     'test/e2e/harness/capture.ts',
     'test/e2e/harness/to-scenario.ts',

@@ -1,0 +1,42 @@
+// A live cluster to record: the project's test control plane (test/e2e/harness) seeded as
+// bench:live seeds it (test/bench/live/seed.ts: the same nodes, the same bound pods, the same
+// pending pods of test/bench/live/cases.ts), each case pod left once the scheduler has said why
+// it does not fit (its PodScheduled condition and its FailedScheduling event, which the tool's
+// agreement check reads).
+import { performance } from 'node:perf_hooks';
+import { waitForServiceAccount } from '../../e2e/harness/cluster.js';
+import { startTestCluster } from '../../e2e/harness/index.js';
+import { BENCH_NAMESPACE, benchCases, type BenchCase } from '../live/cases.js';
+import { ensureNamespace, freeCpuMillis, pool, seedNode, seedPod, TEAM_NAMESPACES } from '../live/seed.js';
+
+export interface Seeded {
+  kubeconfig: string;
+  cases: BenchCase[];
+  stop(): Promise<void>;
+}
+
+export async function startSeeded(nodes: number, pods: number, caseIds: string, width: number, say: (line: string) => void): Promise<Seeded> {
+  const c = await startTestCluster({ log: say });
+  try {
+    const t0 = performance.now();
+    say(`seeding ${nodes} nodes and ${pods} pods, ${width} requests at once`);
+    for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await ensureNamespace(c.api, ns);
+    for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await waitForServiceAccount(c, ns);
+    await pool(nodes, width, (i) => seedNode(c.api, i, nodes), (n) => say(`  ${n} nodes`));
+    await pool(pods, width, (j) => seedPod(c.api, j, nodes), (n) => say(`  ${n} pods`));
+    say(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    const cases = benchCases(freeCpuMillis(Math.floor(pods / nodes))).filter((k) => caseIds.includes(k.id));
+    for (const k of cases) await c.api.post(`/api/v1/namespaces/${BENCH_NAMESPACE}/pods`, k.pod);
+    for (const k of cases) {
+      const name = (k.pod['metadata'] as { name: string }).name;
+      const { condition } = await c.waitForPodScheduled(BENCH_NAMESPACE, name, 300_000);
+      if (condition.status !== 'False') throw new Error(`case (${k.id}) was scheduled: ${JSON.stringify(condition)}`);
+      await c.waitForEvent(BENCH_NAMESPACE, name, 'FailedScheduling', 120_000);
+      say(`case (${k.id}): ${condition.reason ?? ''}: ${(condition.message ?? '').slice(0, 160)}`);
+    }
+    return { kubeconfig: c.kubeconfig, cases, stop: () => c.stop() };
+  } catch (error) {
+    await c.stop();
+    throw error;
+  }
+}
