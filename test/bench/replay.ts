@@ -102,7 +102,8 @@ const missing = caseRefs.filter((c) => !manifest.cases.some((m) => m.namespace =
 if (missing.length > 0) throw new Error(`the recording has no pod for case ${missing.map((c) => `(${c.id})`).join(', ')}: record again with --record --cases ${caseIds}`);
 
 const nodeIndexes = Array.from({ length: manifest.nodes }, (_, i) => i);
-const cluster = { nodes: manifest.nodes, tainted: nodeIndexes.filter(tainted).length, candidates: nodeIndexes.filter((i) => i % candidateStride(manifest.nodes) === 0 && !tainted(i)).length };
+// Recorded from bench:live's even spread: no node cordoned (no incident) or packed (no --skew).
+const cluster = { nodes: manifest.nodes, tainted: nodeIndexes.filter(tainted).length, candidates: nodeIndexes.filter((i) => i % candidateStride(manifest.nodes) === 0 && !tainted(i)).length, cordoned: 0, packed: 0 };
 
 /** The engine's laps in the CLI (WHY_PENDING_TIMINGS=1): node index plus diagnosis (plus a second one), ms. */
 function engineMs(stderr: string): number {

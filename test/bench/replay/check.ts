@@ -22,7 +22,7 @@ export interface Answer {
   scheduler: { agrees: boolean | null };
 }
 
-export function checkAnswer(k: BenchCase, stdout: string, cluster: { nodes: number; tainted: number; candidates: number }): Answer {
+export function checkAnswer(k: BenchCase, stdout: string, cluster: Parameters<BenchCase['byFirstPlugin']>[0]): Answer {
   const json = JSON.parse(stdout) as Answer;
   const got = Object.fromEntries(Object.entries(json.counts.byFirstPlugin).filter(([, n]) => n > 0));
   const want = Object.fromEntries(Object.entries(k.byFirstPlugin(cluster)).filter(([, n]) => n > 0));

@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { waitForServiceAccount } from '../../e2e/harness/cluster.js';
 import { startTestCluster } from '../../e2e/harness/index.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from '../live/cases.js';
-import { ensureNamespace, freeCpuMillis, pool, seedNode, seedPod, TEAM_NAMESPACES } from '../live/seed.js';
+import { layout } from '../live/layout.js';
+import { ensureNamespace, pool, seedNode, seedPod, TEAM_NAMESPACES } from '../live/seed.js';
 
 export interface Seeded {
   kubeconfig: string;
@@ -23,9 +24,11 @@ export async function startSeeded(nodes: number, pods: number, caseIds: string, 
     for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await ensureNamespace(c.api, ns);
     for (const ns of [...TEAM_NAMESPACES, BENCH_NAMESPACE]) await waitForServiceAccount(c, ns);
     await pool(nodes, width, (i) => seedNode(c.api, i, nodes), (n) => say(`  ${n} nodes`));
-    await pool(pods, width, (j) => seedPod(c.api, j, nodes), (n) => say(`  ${n} pods`));
+    // bench:live's even spread: every node the same pods, so the same free cpu.
+    const placed = layout(nodes, pods, 'even');
+    await pool(pods, width, (j) => seedPod(c.api, j, placed.place(j)), (n) => say(`  ${n} pods`));
     say(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    const cases = benchCases(freeCpuMillis(Math.floor(pods / nodes))).filter((k) => caseIds.includes(k.id));
+    const cases = benchCases(placed.maxFreeCpuMillis).filter((k) => caseIds.includes(k.id));
     for (const k of cases) await c.api.post(`/api/v1/namespaces/${BENCH_NAMESPACE}/pods`, k.pod);
     for (const k of cases) {
       const name = (k.pod['metadata'] as { name: string }).name;
