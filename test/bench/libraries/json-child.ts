@@ -5,31 +5,17 @@
 // pick('items'), streamArray, with only packed values (streamValues: false, its faster mode).
 // Plain node (type stripping): the build's JavaScript and the cached library, by path.
 //   node json-child.ts ours|stream-json FILE DIST LIBRARIES
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { DocumentSink } from '../../../src/sources/dump/objects.js';
 import type * as JsonStream from '../../../src/sources/dump/json-stream.js';
+import type * as ChildStats from './child-stats.js';
 
-/** CPU time of this process (every thread) since the start, in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage(cpuAtStart);
-  return (user + system) / 1000;
-}
-
-/**
- * This process's peak RSS: VmHWM, the high-water mark of its own memory. getrusage's maxRSS would
- * not do: a child forked from a large parent starts with the parent's.
- */
-function peakRss(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Number(kb) * 1024 : process.resourceUsage().maxRSS * 1024;
-}
-
-const start = performance.now();
-const cpuAtStart = process.cpuUsage();
+// Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
+const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, file, dist, libraries] = process.argv.slice(2);
 if (!file || !dist || !libraries) throw new Error('usage: json-child.ts ours|stream-json FILE DIST LIBRARIES');
 const chunks = () => createReadStream(file, { highWaterMark: 1 << 20 });

@@ -17,24 +17,10 @@ import { pathToFileURL } from 'node:url';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type * as Compact from '../../../src/sources/live/compact.js';
 import type * as Envelope from '../../../src/sources/live/protobuf/envelope.js';
+import type * as ChildStats from './child-stats.js';
 
-/** CPU time of this process (every thread) since the start, in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage(cpuAtStart);
-  return (user + system) / 1000;
-}
-
-/**
- * This process's peak RSS: VmHWM, the high-water mark of its own memory. getrusage's maxRSS would
- * not do: a child forked from a large parent starts with the parent's.
- */
-function peakRss(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Number(kb) * 1024 : process.resourceUsage().maxRSS * 1024;
-}
-
-const start = performance.now();
-const cpuAtStart = process.cpuUsage();
+// Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
+const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, kind, pagesDir, dist, libraries, apiDir, apimachineryDir] = process.argv.slice(2);
 if (!pagesDir || !dist || !libraries || !apiDir || !apimachineryDir || (kind !== 'pods' && kind !== 'nodes')) {
   throw new Error('usage: protobuf-child.ts ours|protobufjs|protobufjs-decode pods|nodes PAGES_DIR DIST LIBRARIES API_DIR APIMACHINERY_DIR');

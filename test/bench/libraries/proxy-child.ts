@@ -16,24 +16,10 @@ import { pathToFileURL } from 'node:url';
 import type * as Config from '../../../src/sources/live/config.js';
 import type * as ProxyModule from '../../../src/sources/live/proxy.js';
 import type * as TransportModule from '../../../src/sources/live/transport.js';
+import type * as ChildStats from './child-stats.js';
 
-/** CPU time of this process (every thread) since the start, in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage(cpuAtStart);
-  return (user + system) / 1000;
-}
-
-/**
- * This process's peak RSS: VmHWM, the high-water mark of its own memory. getrusage's maxRSS would
- * not do: a child forked from a large parent starts with the parent's.
- */
-function peakRss(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Number(kb) * 1024 : process.resourceUsage().maxRSS * 1024;
-}
-
-const start = performance.now();
-const cpuAtStart = process.cpuUsage();
+// Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
+const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, apiUrl, proxyUrl, caFile, kubeconfig, countText, dist, libraries] = process.argv.slice(2);
 if (!apiUrl || !proxyUrl || !caFile || !kubeconfig || !countText || !dist || !libraries) {
   throw new Error('usage: proxy-child.ts ours|ours-agent|https-proxy-agent API_URL PROXY_URL CA_FILE KUBECONFIG COUNT DIST LIBRARIES');

@@ -4,30 +4,16 @@
 // folder refused as ours refuses it. Plain node (type stripping): the build's JavaScript and the
 // cached library, by path.
 //   node tar-child.ts ours|tar ARCHIVE DIST LIBRARIES
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type * as Tar from '../../../src/sources/capture/tar.js';
+import type * as ChildStats from './child-stats.js';
 
-/** CPU time of this process (every thread) since the start, in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage(cpuAtStart);
-  return (user + system) / 1000;
-}
-
-/**
- * This process's peak RSS: VmHWM, the high-water mark of its own memory. getrusage's maxRSS would
- * not do: a child forked from a large parent starts with the parent's.
- */
-function peakRss(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Number(kb) * 1024 : process.resourceUsage().maxRSS * 1024;
-}
-
-const start = performance.now();
-const cpuAtStart = process.cpuUsage();
+// Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
+const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, archive, dist, libraries] = process.argv.slice(2);
 if (!archive || !dist || !libraries) throw new Error('usage: tar-child.ts ours|tar ARCHIVE DIST LIBRARIES');
 

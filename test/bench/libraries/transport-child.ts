@@ -8,7 +8,6 @@
 // Plain node (type stripping): the build's JavaScript and the cached library, by path.
 //   node transport-child.ts ours|client-node|undici SERVER_URL KUBECONFIG DIST LIBRARIES
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,24 +16,10 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type * as Compact from '../../../src/sources/live/compact.js';
 import type * as Config from '../../../src/sources/live/config.js';
 import type * as TransportModule from '../../../src/sources/live/transport.js';
+import type * as ChildStats from './child-stats.js';
 
-/** CPU time of this process (every thread) since the start, in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage(cpuAtStart);
-  return (user + system) / 1000;
-}
-
-/**
- * This process's peak RSS: VmHWM, the high-water mark of its own memory. getrusage's maxRSS would
- * not do: a child forked from a large parent starts with the parent's.
- */
-function peakRss(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Number(kb) * 1024 : process.resourceUsage().maxRSS * 1024;
-}
-
-const start = performance.now();
-const cpuAtStart = process.cpuUsage();
+// Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
+const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, server = '', kubeconfig = '', dist = '', libraries = ''] = process.argv.slice(2);
 if (!server || !kubeconfig || !dist || !libraries) throw new Error('usage: transport-child.ts ours|client-node|undici SERVER_URL KUBECONFIG DIST LIBRARIES');
 const distModule = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(dist, file)).href)) as T;
