@@ -19,6 +19,7 @@ import { ensureLibraries, pinnedLibraries } from './libraries/install.js';
 import { cluster, writeInputs } from './libraries/inputs.js';
 import { protoDirs } from './libraries/k8s-proto.js';
 import { agree, measure, type Measured, type Side } from './libraries/measure.js';
+import { median } from './timed.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' } } });
 const runs = Number(values.runs);
@@ -39,7 +40,6 @@ interface Row {
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const time = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms >= 100 ? 0 : 1)} ms`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 function cell(m: Measured, detail?: (m: Measured) => string): string {
   return `${time(m.totalMs)} [cpu ${time(m.cpuMs)}] (load ${time(m.loadMs)}${detail ? `; ${detail(m)}` : ''}), ${mb(m.rssBytes)}`;

@@ -20,7 +20,7 @@
 //   by themselves above LARGE_RUN_PODS bound and pending pods. Before starting, the run's peak
 //   memory is estimated (live/memory.ts) and a run the machine cannot hold is refused; while it
 //   runs, a guard stops it if available memory runs low.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
@@ -39,6 +39,7 @@ import { unpackTarGz } from '../../src/sources/capture/tar.js';
 import { BINARIES } from '../e2e/harness/binaries.js';
 import type { TriageV1 } from '../../src/report/triage/contract.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
+import { measure as timedRun, median, type Measured } from './timed.js';
 import { checkTriage, cordonedNode, createIncidentPods, createRefusedReplicaSet, describeCause, incidentPods, INCIDENT_NAMESPACES, seedExporters, waitForIncidentVerdicts, waitForRefusal, type GroupCheck } from './live/incident.js';
 import { layout, type Spread } from './live/layout.js';
 import { availableMB, estimatePeak, GUARD_MB, memoryGuard } from './live/memory.js';
@@ -133,55 +134,10 @@ if (!args.peer && !args['no-peer']) {
   if (built) args.peer = built;
 }
 
-interface Measured {
-  wallSeconds: number;
-  maxRssMB: number;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Waits until the machine is near idle: under a quarter of one core busy over half a second, at
- * most 30 s. After a read of every pod the apiserver goes on collecting for seconds on the two
- * cores the next run needs; each run (this tool's, the peer's, the references') starts once it
- * has settled, so none pays for the one before.
- */
-async function quiet(): Promise<void> {
-  const deadline = performance.now() + 30_000;
-  while (performance.now() < deadline) {
-    const before = cpuTimes();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const after = cpuTimes();
-    if (!before || !after || after.total === before.total) return;
-    const busyCores = (1 - (after.idle - before.idle) / (after.total - before.total)) * os.cpus().length;
-    if (busyCores < 0.25) return;
-  }
-}
-
-/** Runs a child under /usr/bin/time for its peak RSS, once the machine is quiet; stdout kept (or dropped), wall timed here. */
-async function measure(command: string, argv: string[], env: NodeJS.ProcessEnv, keepStdout: boolean, okCodes: readonly number[] = [0]): Promise<Measured> {
-  await quiet();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-time-'));
-  const timeFile = path.join(dir, 'time');
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', '%M', '-o', timeFile, command, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => {
-      if (keepStdout) out.push(c);
-    });
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallSeconds = (performance.now() - start) / 1000;
-      const rssKB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
-      rmSync(dir, { recursive: true, force: true });
-      if (!okCodes.includes(code ?? -1)) return reject(new Error(`${command} ${argv.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`));
-      resolve({ wallSeconds, maxRssMB: rssKB / 1024, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
-}
+// Each run (this tool's, the peer's, the references') starts once the machine has settled, 30 s at most.
+const settleMs = 30_000;
+const measure = (command: string, argv: string[], env: NodeJS.ProcessEnv, keepStdout: boolean, okCodes: readonly number[] = [0]): Promise<Measured> =>
+  timedRun(command, argv, env, { settleMs, keepStdout, okCodes });
 
 const rawWords: Record<string, string> = {
   rawPagedList: 'raw paged LIST of every pod (JSON, limit 500, gzip, one page after another)',
@@ -207,7 +163,6 @@ async function saveReads(dir: string, kubeconfig: string, cases: readonly BenchC
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** A pod LIST that reads more than one node's pods (the paged read of every pod, or a selector's). */
 /** The LIST of pods nominated to a node (reads/nodePods.ts nominatedPods): its answer holds only those few pods. */

@@ -22,7 +22,7 @@ import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
 import { candidateStride, tainted } from './live/seed.js';
 import { checkAnswer, checkPaging, checkRenamed } from './replay/check.js';
 import { endpointFor } from './replay/endpoint.js';
-import { measure, median, type Measured } from './replay/measure.js';
+import { measure, median, type Measured } from './timed.js';
 import { record } from './replay/record.js';
 import { machine, table, targets, writeSection, type ReadRow, type SizeRows, type Target } from './replay/report.js';
 import { startReplayServer, type ReplayServer } from './replay/serve.js';
@@ -122,7 +122,7 @@ async function runTool(server: ReplayServer, k: BenchCase): Promise<ToolRun> {
   await server.requests();
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: server.kubeconfig, NO_COLOR: '1', WHY_PENDING_TIMINGS: '1' };
   delete env['WHY_PENDING_DEBUG'];
-  const m = await measure(launcher, [caseName(k), '-n', BENCH_NAMESPACE, '-o', 'json'], env, settleMs);
+  const m = await measure(launcher, [caseName(k), '-n', BENCH_NAMESPACE, '-o', 'json'], env, { settleMs });
   checkAnswer(k, m.stdout, cluster);
   const served = await server.requests();
   const refused = served.filter((r) => r.status !== 200);
@@ -137,7 +137,7 @@ interface RawRun extends Measured {
 }
 
 async function runRaw(server: ReplayServer, protobuf: boolean): Promise<RawRun> {
-  const m = await measure(node, [rawList, ...(protobuf ? ['--protobuf'] : []), server.url, server.token, server.caFile], process.env, settleMs);
+  const m = await measure(node, [rawList, ...(protobuf ? ['--protobuf'] : []), server.url, server.token, server.caFile], process.env, { settleMs });
   const out = JSON.parse(m.stdout) as { pages: number; bytes: number };
   return { ...m, ...out };
 }

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { nodeFlags } from '../../../src/cli/node-flags.js';
+import { median } from '../timed.js';
 
 export interface ChildResult {
   loadMs: number;
@@ -41,11 +42,6 @@ function runChild(side: Side): ChildResult {
   if (run.status !== 0) throw new Error(`${side.label}: ${side.script} exited with ${run.status ?? run.signal}: ${run.stderr.trim().split('\n').slice(-15).join('\n')}`);
   const last = run.stdout.trim().split('\n').at(-1) ?? '';
   return JSON.parse(last) as ChildResult;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 /** Every side `runs` times, in turns; medians of each. */

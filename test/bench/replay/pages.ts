@@ -9,7 +9,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { selectableFields } from './fields.js';
 import { jsonList, partialMetadataItem, type ListMeta } from './json-items.js';
 import { protobufList } from './protobuf-list.js';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
+import { labelFilter, matchesFields, parseFieldSelector } from './selectors.js';
 import type { LoadedItem, RecordedCollection } from './store.js';
 
 const gzip = promisify(gzipCallback);
@@ -72,8 +72,8 @@ export class Pager {
     const supported = selectableFields(this.collection.recorded.kind, {});
     const unsupported = fields.find((f) => !Object.hasOwn(supported, f.field));
     if (unsupported) throw new BadRequest(`field label not supported: ${unsupported.field}`);
-    const labels = parseLabelSelector(q.labelSelector);
-    const items = this.collection.items.filter((item) => (q.namespace === undefined || item.namespace === q.namespace) && matchesFields(fields, item.fields) && matchesLabels(labels, item.labels));
+    const selected = labelFilter(q.labelSelector);
+    const items = this.collection.items.filter((item) => (q.namespace === undefined || item.namespace === q.namespace) && matchesFields(fields, item.fields) && selected(item.labels));
     this.filtered.set(key, items);
     return items;
   }

@@ -1,7 +1,8 @@
-// The selectors the replay server answers, as the apiserver reads them: field selectors
-// (`a=b,c!=d`, `==` too, values escaped as fields.EscapeValue does) over the few fields each
-// kind supports, and label selectors (`k`, `!k`, `k=v`, `k==v`, `k!=v`, `k in (a,b)`,
-// `k notin (a,b)`).
+// The field selectors the replay server answers, as the apiserver reads them (`a=b,c!=d`, `==`
+// too, values escaped as fields.EscapeValue does) over the few fields each kind supports. Label
+// selectors are read by the CLI's own parser (src/cli/selector.ts) and matched by the engine's.
+import { parseSelector } from '../../../src/cli/selector.js';
+import { matchesLabelSelector } from '../../../src/engine/match/labelSelector.js';
 
 export interface FieldRequirement {
   field: string;
@@ -46,53 +47,9 @@ export function matchesFields(requirements: readonly FieldRequirement[], fields:
   return requirements.every((r) => ((fields[r.field] ?? '') === r.value) === r.equal);
 }
 
-type LabelRequirement =
-  | { key: string; op: 'exists' | 'absent' }
-  | { key: string; op: 'in' | 'notin'; values: string[] };
-
-/** Splits on commas outside parentheses (`k in (a,b),x=y`). */
-function splitTerms(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(current);
-      current = '';
-    } else {
-      current += ch;
-    }
-  }
-  out.push(current);
-  return out.map((t) => t.trim()).filter((t) => t !== '');
-}
-
-export function parseLabelSelector(text: string): LabelRequirement[] {
-  return splitTerms(text).map((term): LabelRequirement => {
-    const set = /^(\S+)\s+(in|notin)\s+\((.*)\)$/s.exec(term);
-    if (set) return { key: set[1] ?? '', op: set[2] as 'in' | 'notin', values: (set[3] ?? '').split(',').map((v) => v.trim()) };
-    const compare = /^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/s.exec(term);
-    if (compare) return { key: compare[1] ?? '', op: compare[2] === '!=' ? 'notin' : 'in', values: [(compare[3] ?? '').trim()] };
-    if (term.startsWith('!')) return { key: term.slice(1).trim(), op: 'absent' };
-    if (/^[^\s()=!,]+$/.test(term)) return { key: term, op: 'exists' };
-    throw new Error(`invalid label selector term "${term}"`);
-  });
-}
-
-export function matchesLabels(requirements: readonly LabelRequirement[], labels: Readonly<Record<string, string>>): boolean {
-  return requirements.every((r) => {
-    const has = Object.hasOwn(labels, r.key);
-    switch (r.op) {
-      case 'exists':
-        return has;
-      case 'absent':
-        return !has;
-      case 'in':
-        return has && r.values.includes(labels[r.key] ?? '');
-      case 'notin':
-        return !has || !r.values.includes(labels[r.key] ?? '');
-    }
-  });
+/** Whether a label set is selected by `text`, as kubectl's -l reads it and the engine matches it; empty selects everything. */
+export function labelFilter(text: string): (labels: Readonly<Record<string, string>>) => boolean {
+  if (text.trim() === '') return () => true;
+  const selector = parseSelector(text);
+  return (labels) => matchesLabelSelector(selector, labels);
 }

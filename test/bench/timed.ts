@@ -1,11 +1,13 @@
 // A child process timed from here and measured by /usr/bin/time (its peak RSS), started once
-// the machine is near idle (as bench:live starts each of its runs), so that no run pays for the
-// one before.
+// the machine is near idle, so that no run pays for the one before: after a read of every pod the
+// apiserver goes on collecting for seconds on the cores the next run needs. bench:live and
+// bench:replay time every run this way.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { cpuTimes } from './live/usage.js';
 
 export interface Measured {
   wallSeconds: number;
@@ -13,15 +15,6 @@ export interface Measured {
   stdout: string;
   stderr: string;
   code: number;
-}
-
-function cpuTimes(): { idle: number; total: number } | undefined {
-  try {
-    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Waits until under a quarter of one core is busy over half a second, at most `settleMs`. */
@@ -37,17 +30,29 @@ async function quiet(settleMs: number): Promise<void> {
   }
 }
 
-/** Runs `command` once the machine is quiet (waiting at most `settleMs`), under /usr/bin/time. */
-export async function measure(command: string, argv: readonly string[], env: NodeJS.ProcessEnv, settleMs: number, okCodes: readonly number[] = [0]): Promise<Measured> {
+export interface MeasureOptions {
+  /** Waits at most this long for the machine to be quiet. */
+  settleMs: number;
+  /** Exit codes taken as an answer (default 0). */
+  okCodes?: readonly number[];
+  /** false: stdout is dropped as it comes (a peer's large answer is not kept). */
+  keepStdout?: boolean;
+}
+
+/** Runs `command` once the machine is quiet, under /usr/bin/time; wall time is timed here. */
+export async function measure(command: string, argv: readonly string[], env: NodeJS.ProcessEnv, options: MeasureOptions): Promise<Measured> {
+  const { settleMs, okCodes = [0], keepStdout = true } = options;
   await quiet(settleMs);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'why-pending-replay-time-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-time-'));
   const timeFile = path.join(dir, 'time');
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn('/usr/bin/time', ['-f', '%M', '-o', timeFile, command, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      if (keepStdout) out.push(c);
+    });
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
     child.on('close', (code) => {
