@@ -17,7 +17,7 @@ import { ensureNamespace, NODE_CPU_MILLIS, nodeName, pool, seedNode } from './li
 import { startChurn } from './watch/churn.js';
 import { AuditTail, compactEtcd, etcdRevision, expiredAnswer, expiries, toolRequests, type HistoryCut } from './watch/history.js';
 import { oracle, type Verdict } from './watch/oracle.js';
-import { machine, table, writeSection, type Row } from './watch/report.js';
+import { machine, targetsTable, writeSection, type Target } from './markdown.js';
 import { bind, cycle, running, type Step } from './watch/steps.js';
 import { startWatching, type Ended, type MemorySample } from './watch/tool.js';
 import { judge, textOf, type StepRecord } from './watch/verdicts.js';
@@ -263,7 +263,7 @@ try {
   const wholeMinutes = Array.from({ length: Math.floor(churned.seconds / 60) }, (_, i) => churned.createdPerMinute[i] ?? 0);
   const fewest = wholeMinutes.length > 0 ? Math.min(...wholeMinutes) : undefined;
   const minutesRun = (Date.now() - t0) / 60_000;
-  const rows: Row[] = [
+  const rows: Target[] = [
     {
       target: 'peak RSS at the end within 10% of the peak after the first minute',
       measured: `VmHWM ${mb(hwm1)} after minute 1, ${mb(hwmEnd)} at ${minutes} min (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%); VmRSS ${mb(minuteOne?.rssKB ?? NaN)} then ${mb(atEnd?.rssKB ?? NaN)}`,
@@ -302,11 +302,11 @@ try {
     `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: \`${command}\` (${minutesRun.toFixed(1)} min), control plane ${c.version} (test/e2e/harness), on ${machine(nodeVersion)}.`,
     `The tool woke ${Math.max(0, marks - 1)} times (its own pod's events included) and read again each time; ${loopNote}.`,
     '',
-    table(rows),
+    targetsTable('target', rows),
   ].join('\n');
   console.log(`\n${body}\n`);
   if (!args['no-write']) {
-    writeSection(path.join(repo, 'BENCHMARKS.md'), INTRO, body);
+    writeSection(path.join(repo, 'BENCHMARKS.md'), { script: 'bench:watch', heading: 'A long watch' }, INTRO, body);
     say('wrote BENCHMARKS.md');
   }
   if (tool.stderr().trim()) say(`the tool's stderr: ${tool.stderr().trim()}`);

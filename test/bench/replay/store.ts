@@ -131,16 +131,8 @@ export function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
 }
 
-export interface LoadedItem {
-  key: string;
-  namespace?: string;
-  name: string;
-  uid: string;
-  fields: Record<string, string>;
-  labels: Record<string, string>;
-  json: Buffer;
-  protobuf?: Buffer;
-}
+/** An index entry with its bytes in place of where they are. */
+export type LoadedItem = Omit<IndexEntry, 'json' | 'protobuf'> & { json: Buffer; protobuf?: Buffer };
 
 /** A collection's items with their bytes (views into the item files, read whole). */
 export function loadCollection(dir: string, name: string): LoadedItem[] {
