@@ -25,7 +25,7 @@ export const bound: StageRecogniser<'NodeNameSet' | 'ScheduledNotRunning'> = {
       nodeExists,
       nodeReady: ready ? ready.status === 'True' : undefined,
       events: podEvents.filter((e) => e.type === 'Warning' || e.reason === 'Pulling'),
-      ...boundStory(snapshot, pod, node, [...podEvents]),
+      ...boundStory(snapshot, pod, node, podEvents),
     };
   },
 };

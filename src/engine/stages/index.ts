@@ -20,7 +20,7 @@ import { schedulingGated } from './schedulingGated.js';
 
 export const stageRecognisers: readonly AnyStageRecogniser[] = [notPending, bound, schedulingGated, gang, nominated, judged, noScheduler];
 
-export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: readonly ClusterEvent[]): StageDetail {
+export function decideStage(snapshot: Snapshot, pod: V1Pod, podEvents: ClusterEvent[]): StageDetail {
   const input = { snapshot, pod, podEvents };
   for (const recogniser of stageRecognisers) {
     const found = recogniser.recognise(input);

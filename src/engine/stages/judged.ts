@@ -15,7 +15,7 @@ export const judged: StageRecogniser<'Unschedulable' | 'WaitingForScaleUp' | 'Sc
     if (!said) return undefined;
     const never = neverPreempts(snapshot, pod);
     const neverField = never ? { neverPreempts: never } : {};
-    const scaleUp = scaleUpStage(snapshot, pod, [...podEvents]);
+    const scaleUp = scaleUpStage(snapshot, pod, podEvents);
     const empty = { fitsNow: [], reasons: [], replay: {}, agreeOn: [], autoscalerOnly: [], replayOnly: [] };
     if (scaleUp?.stage === 'ScaleUpNotPossible') return { ...scaleUp, reconciliation: empty, ...neverField };
     if (scaleUp) return { ...scaleUp, ...neverField };

@@ -10,7 +10,7 @@ export const nominated: StageRecogniser<'WaitingForDeviceBinding' | 'PreemptionP
   recognise: ({ snapshot, pod, podEvents }) => {
     const node = pod.status?.nominatedNodeName;
     if (!node) return undefined;
-    const binding = deviceBindingStory(snapshot, pod, node, [...podEvents]);
+    const binding = deviceBindingStory(snapshot, pod, node, podEvents);
     if (binding) return { stage: 'WaitingForDeviceBinding', ...binding };
     return { stage: 'PreemptionPending', nominatedNodeName: node, ...preemptionStory(snapshot, pod, node) };
   },

@@ -8,7 +8,7 @@ export interface StageInput {
   snapshot: Snapshot;
   pod: V1Pod;
   /** The events about the pod itself. */
-  podEvents: readonly ClusterEvent[];
+  podEvents: ClusterEvent[];
 }
 
 export interface StageRecogniser<S extends Stage> {

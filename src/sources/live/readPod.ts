@@ -59,11 +59,11 @@ async function aroundPod(reader: LiveReader, nodePods: NodePods, pod: V1Pod): Pr
     staged.schedulerActivity ? schedulerActivity(reader, pod) : undefined,
     staged.karpenter ? karpenterObjects(reader) : undefined,
   ]);
-  // With every node read: the candidates, whose pods matter.
-  const placed = planReads(rules, pod, reader.snapshot());
-  const [podsRead] = await Promise.all([nodePods.podsThatMatter(pod, placed), placed.namespaces ? namespaces(reader) : undefined]);
-  if (placed.ownNamespace()) await ownNamespace(reader, pod);
-  if (placed.nominatedNode) await nodePods.nominatedNode(pod, placed.nominatedNode, podsRead);
+  // With every node read: the candidates, whose pods matter. The plan's candidates() looks at
+  // the snapshot when asked, so the nodes read since it was made count.
+  const [podsRead] = await Promise.all([nodePods.podsThatMatter(pod, staged), staged.namespaces ? namespaces(reader) : undefined]);
+  if (staged.ownNamespace()) await ownNamespace(reader, pod);
+  if (staged.nominatedNode) await nodePods.nominatedNode(pod, staged.nominatedNode, podsRead);
 }
 
 function readerFor(config: LiveConfig, progress: ((line: string) => void) | undefined, options: ReadLiveOptions): LiveReader {

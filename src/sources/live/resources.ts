@@ -22,6 +22,9 @@ export const nonTerminal = 'status.phase!=Succeeded,status.phase!=Failed';
  * Pending pods nominated to a node (engine/nominated.ts): the apiserver filters every pod and
  * sends only these, few, so a read of them costs one small page.
  */
+/** A LIST's Accept for names only (metadata of each item), JSON as the fallback. */
+export const namesOnly = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
+
 export const nominatedPodsSelector = `spec.nodeName=,status.nominatedNodeName!=,${nonTerminal}`;
 
 /** The URL path of a collection (no name) or of one object. `namespace` undefined: all namespaces. */

@@ -56,13 +56,13 @@ const awayPausesMs = [250, 500, 1000, 2000];
 
 export function watcher(config: LiveConfig, target: WatchTarget): Watcher {
   const transport = new Transport(config, { concurrency: 4 });
+  // The marks are read through the one reader: a refusal names the permission, as a diagnosis's target would.
+  const reader = new LiveReader(transport, config.describe, () => undefined, 0);
   const watched = watchedOf(target);
   // A watch the server ends after this long, to be opened again; shorter than a request timeout.
   const seconds = config.requestTimeoutMs > 0 ? Math.max(1, Math.floor(config.requestTimeoutMs / 1000) - 1) : 60;
   return {
     async mark() {
-      // Through the one reader: a refusal names the permission, as a diagnosis's target would.
-      const reader = new LiveReader(transport, config.describe, () => undefined, 0);
       return Promise.all(
         watched.map(async (w) => {
           const query = { limit: 1, ...(w.fieldSelector ? { fieldSelector: w.fieldSelector } : {}) };

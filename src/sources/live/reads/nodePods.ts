@@ -12,7 +12,7 @@ import type { NodeRecord } from '../../../snapshot/types.js';
 import { neighbourListCut, nodeListCut } from '../cuts.js';
 import { ApiStatusError } from '../errors.js';
 import { namespaceOf, type LiveReader, type Meta } from '../reader.js';
-import { escapeField, nominatedPodsSelector, nonTerminal, pathOf, resources } from '../resources.js';
+import { escapeField, namesOnly, nominatedPodsSelector, nonTerminal, pathOf, resources } from '../resources.js';
 
 // Namespaces whose pods are read at once when every pod is read (chosen by measurement,
 // BENCHMARKS.md). Each reads its pages one after another: with four streams the
@@ -20,7 +20,6 @@ import { escapeField, nominatedPodsSelector, nonTerminal, pathOf, resources } fr
 const namespaceReadsAtOnce = 4;
 /** Every pod bound to a node and not terminal: the pods the filters count. */
 const everyPodQuery = { fieldSelector: `spec.nodeName!=,${nonTerminal}` };
-const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
 
 type Selection = ReadPlan['selections'][number];
 
@@ -218,7 +217,7 @@ export class NodePods {
   /** The names of every namespace (names only), or undefined when they cannot be listed. */
   private async namespaceNames(): Promise<string[] | undefined> {
     try {
-      const items = await this.reader.transport.list<Meta>({ path: '/api/v1/namespaces', what: 'listing namespaces', accept: partialMetadata });
+      const items = await this.reader.transport.list<Meta>({ path: '/api/v1/namespaces', what: 'listing namespaces', accept: namesOnly });
       return items.flatMap((item) => (item.metadata?.name ? [item.metadata.name] : []));
     } catch (error) {
       if (error instanceof ApiStatusError) return undefined;

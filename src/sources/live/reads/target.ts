@@ -5,7 +5,7 @@
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import { eventsAbout, formatLabelSelector, parseQuery, resolve } from '../../../engine/readPlan.js';
 import type { KeptCollection, LiveReader, Meta } from '../reader.js';
-import { escapeField, kindWord, ownerResource, resources } from '../resources.js';
+import { escapeField, kindWord, namesOnly, ownerResource, resources } from '../resources.js';
 
 export interface LiveQuery {
   namespace: string;
@@ -13,7 +13,6 @@ export interface LiveQuery {
   name: string;
 }
 
-const partialMetadata = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json;q=0.9';
 
 type Owner = Meta & { spec?: { selector?: V1LabelSelector } };
 
@@ -70,7 +69,7 @@ async function podNames(reader: LiveReader, ns: string): Promise<void> {
   const nameOnly = (item: V1Pod): V1Pod => ({
     metadata: { name: item.metadata?.name ?? '', namespace: item.metadata?.namespace ?? ns, ...(item.metadata?.uid ? { uid: item.metadata.uid } : {}) },
   });
-  await reader.list<V1Pod>(resources.pods, ns, `listing pod names in namespace ${ns}`, { accept: partialMetadata, cut: { reduce: nameOnly } });
+  await reader.list<V1Pod>(resources.pods, ns, `listing pod names in namespace ${ns}`, { accept: namesOnly, cut: { reduce: nameOnly } });
 }
 
 async function podsBySelector(reader: LiveReader, ns: string, selector: V1LabelSelector | undefined, what: string): Promise<void> {
