@@ -15,7 +15,7 @@ import type * as JsonStream from '../../../src/sources/dump/json-stream.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, file, dist, libraries] = process.argv.slice(2);
 if (!file || !dist || !libraries) throw new Error('usage: json-child.ts ours|stream-json FILE DIST LIBRARIES');
 const chunks = () => createReadStream(file, { highWaterMark: 1 << 20 });
@@ -61,4 +61,4 @@ const work = await load();
 const loaded = performance.now();
 const items = await work();
 const done = performance.now();
-console.log(JSON.stringify({ loadMs: loaded - start, workMs: done - loaded, cpuMs: cpuMs(), maxRssBytes: peakRss(), items }));
+report(loaded, done, { items });

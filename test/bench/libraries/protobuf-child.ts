@@ -20,7 +20,7 @@ import type * as Envelope from '../../../src/sources/live/protobuf/envelope.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, kind, pagesDir, dist, libraries, apiDir, apimachineryDir] = process.argv.slice(2);
 if (!pagesDir || !dist || !libraries || !apiDir || !apimachineryDir || (kind !== 'pods' && kind !== 'nodes')) {
   throw new Error('usage: protobuf-child.ts ours|protobufjs|protobufjs-decode pods|nodes PAGES_DIR DIST LIBRARIES API_DIR APIMACHINERY_DIR');
@@ -172,13 +172,4 @@ const loaded = performance.now();
 const names: string[] = [];
 for (const page of pages) names.push(...read(readFileSync(page)));
 const done = performance.now();
-console.log(
-  JSON.stringify({
-    loadMs: loaded - start,
-    workMs: done - loaded,
-    cpuMs: cpuMs(),
-    maxRssBytes: peakRss(),
-    items: names.length,
-    names: createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16),
-  }),
-);
+report(loaded, done, { items: names.length, names: createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16) });

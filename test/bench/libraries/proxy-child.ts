@@ -19,7 +19,7 @@ import type * as TransportModule from '../../../src/sources/live/transport.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, apiUrl, proxyUrl, caFile, kubeconfig, countText, dist, libraries] = process.argv.slice(2);
 if (!apiUrl || !proxyUrl || !caFile || !kubeconfig || !countText || !dist || !libraries) {
   throw new Error('usage: proxy-child.ts ours|ours-agent|https-proxy-agent API_URL PROXY_URL CA_FILE KUBECONFIG COUNT DIST LIBRARIES');
@@ -78,4 +78,4 @@ const first = performance.now();
 for (let i = 1; i < count; i++) names.add(nameOf(await client.get()));
 const done = performance.now();
 client.close();
-console.log(JSON.stringify({ loadMs: loaded - start, workMs: done - loaded, firstMs: first - loaded, cpuMs: cpuMs(), maxRssBytes: peakRss(), gets: count, names: [...names] }));
+report(loaded, done, { firstMs: first - loaded, gets: count, names: [...names] });

@@ -13,7 +13,7 @@ import type * as Tar from '../../../src/sources/capture/tar.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, archive, dist, libraries] = process.argv.slice(2);
 if (!archive || !dist || !libraries) throw new Error('usage: tar-child.ts ours|tar ARCHIVE DIST LIBRARIES');
 
@@ -48,12 +48,4 @@ const unpack = await load();
 const loaded = performance.now();
 const files = await unpack();
 const done = performance.now();
-console.log(
-  JSON.stringify({
-    loadMs: loaded - start,
-    workMs: done - loaded,
-    cpuMs: cpuMs(),
-    maxRssBytes: peakRss(),
-    files: files.map((f) => `${f.path} ${f.bytes.length}`).sort(),
-  }),
-);
+report(loaded, done, { files: files.map((f) => `${f.path} ${f.bytes.length}`).sort() });

@@ -19,7 +19,7 @@ import type * as TransportModule from '../../../src/sources/live/transport.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { cpuMs, peakRss, start } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, server = '', kubeconfig = '', dist = '', libraries = ''] = process.argv.slice(2);
 if (!server || !kubeconfig || !dist || !libraries) throw new Error('usage: transport-child.ts ours|client-node|undici SERVER_URL KUBECONFIG DIST LIBRARIES');
 const distModule = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(dist, file)).href)) as T;
@@ -86,13 +86,4 @@ const loaded = performance.now();
 const pods = await list();
 const done = performance.now();
 const names = pods.map((p) => p.metadata?.name ?? '');
-console.log(
-  JSON.stringify({
-    loadMs: loaded - start,
-    workMs: done - loaded,
-    cpuMs: cpuMs(),
-    maxRssBytes: peakRss(),
-    items: pods.length,
-    names: createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16),
-  }),
-);
+report(loaded, done, { items: pods.length, names: createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16) });
