@@ -5,8 +5,7 @@
 // path. What may change within v1 is written in README ("The JSON contract").
 import { diagnose as diagnoseWith, type Outcome } from './engine/diagnose.js';
 import type { Query } from './engine/target.js';
-import type { Diagnosis } from './engine/diagnosis.js';
-import { triage as triageWith, type TriageScope } from './engine/triage.js';
+import { triage as triageWith, type Triage, type TriageScope } from './engine/triage.js';
 import { describeNotFound } from './messages/errors.js';
 import { ruleSet } from './messages/registry.js';
 import type { DiagnosisV1 } from './report/contract.js';
@@ -31,7 +30,7 @@ export function diagnosePod(snapshot: Snapshot, query: Query): Outcome {
 }
 
 /** The engine's answers for every pending pod of a scope (the CLI's path). */
-export function triagePods(snapshot: Snapshot, scope: TriageScope): Diagnosis[] {
+export function triagePods(snapshot: Snapshot, scope: TriageScope): Triage {
   return triageWith(ruleSet, snapshot, scope);
 }
 
@@ -61,7 +60,6 @@ export interface TriageResult {
 
 /** Triages the pending pods of a namespace (or of every namespace: no namespace). */
 export function triage(snapshot: Snapshot, scope: { namespace?: string } = {}): TriageResult {
-  const diagnoses = triagePods(snapshot, scope);
-  const json = presentTriage({ scope, source: snapshot.source, diagnoses });
+  const json = presentTriage({ scope, source: snapshot.source, ...triagePods(snapshot, scope) });
   return { json, text: (format = 'human') => textOf((out) => triageReporters[format](json, out)) };
 }

@@ -43,7 +43,7 @@ describe.each(folders)('triage scenario %s', (folder) => {
       ...(expected.scope.namespace !== undefined ? { namespace: expected.scope.namespace } : {}),
       ...(expected.scope.selector !== undefined ? { selector: parseSelector(expected.scope.selector) } : {}),
     };
-    const doc = presentTriage({ scope, source: snapshot.source, diagnoses: triage(ruleSet, snapshot, scope) });
+    const doc = presentTriage({ scope, source: snapshot.source, ...triage(ruleSet, snapshot, scope) });
     const json = JSON.parse(JSON.stringify(doc)) as unknown;
     expectValidTriage(json);
     const all = expected.scope.namespace === undefined;

@@ -23,7 +23,7 @@ import type { Snapshot } from '../snapshot/types.js';
 import { progressReporter } from './progress.js';
 import { exitCodes } from './exit-codes.js';
 import { diagnosisCoverage } from './coverage.js';
-import { cpuMs } from './cpu.js';
+import { Timings, timingsWanted } from './timings.js';
 import { launchHooks } from './hooks.js';
 import { buildCaptureProgram, buildProgram, type CliOptions } from './options.js';
 import { saveCapture, type ReadLog } from './capture.js';
@@ -119,35 +119,6 @@ async function run(argv: string[]): Promise<number> {
   return exitCodes.ok;
 }
 
-// WHY_PENDING_TIMINGS=1: one line on stderr saying where the time went (bench:live reads it).
-function timingsWanted(): boolean {
-  const value = process.env['WHY_PENDING_TIMINGS'];
-  return value !== undefined && value !== '' && value !== '0';
-}
-
-// Each lap says its wall time and the main thread's CPU time: where the two differ the process
-// waited (for the network, or for a core another process held), where they agree it worked.
-class Timings {
-  private last = performance.now();
-  private lastCpu = cpuMs();
-  private readonly laps: string[] = [];
-
-  lap(what: string): void {
-    const now = performance.now();
-    const cpu = cpuMs();
-    this.laps.push(`${what} ${(now - this.last).toFixed(1)} ms (cpu ${(cpu - this.lastCpu).toFixed(1)} ms)`);
-    this.last = now;
-    this.lastCpu = cpu;
-  }
-
-  /** The laps; first, when run by the launcher, loading the bundle and how its code cache went. */
-  summary(): string {
-    const load = launchHooks.load;
-    const loadLap = load ? [`load ${load.wallMs.toFixed(1)} ms (cpu ${load.cpuMs.toFixed(1)} ms), code cache ${load.cache}`] : [];
-    return [...loadLap, ...this.laps].join(', ');
-  }
-}
-
 /** No pod name: every pending pod of the scope, diagnosed on one snapshot and grouped by cause. */
 function triageScope(source: Source, options: CliOptions): TriageScope {
   return {
@@ -197,10 +168,10 @@ async function runTriage(source: Source, options: CliOptions, save: SaveRequest 
     sayCaptured(saved, save);
     return exitCodes.ok;
   }
-  const diagnoses = triagePods(snapshot, scope);
-  triageReporters[options.output](presentTriage({ scope, source: snapshot.source, diagnoses }), writerFor(options));
+  const triaged = triagePods(snapshot, scope);
+  triageReporters[options.output](presentTriage({ scope, source: snapshot.source, ...triaged }), writerFor(options));
   if (save) sayCaptured(saved, save);
-  launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...diagnoses.flatMap(diagnosisCoverage)]);
+  launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...triaged.findings.flatMap(diagnosisCoverage)]);
   return exitCodes.ok;
 }
 

@@ -16,6 +16,7 @@ import type { Writer } from '../report/writer.js';
 import type { Source } from '../sources/source.js';
 import type { expired, Watcher } from '../sources/live/watch.js';
 import { exitCodes } from './exit-codes.js';
+import { memoryLine, timingsWanted } from './timings.js';
 
 const quiet = () => undefined;
 
@@ -49,6 +50,7 @@ export async function watchPod(source: Source & { watcher: NonNullable<Source['w
         return exitCodes.notFound;
       }
       const d = outcome.diagnosis;
+      if (timingsWanted()) process.stderr.write(`${memoryLine()}\n`);
       const headline = summarySentence(d);
       if (!last) say(out, headline);
       else {
@@ -82,7 +84,8 @@ export async function watchTriage(source: Source & { watcher: NonNullable<Source
     for (;;) {
       const marks = await w.mark();
       const snapshot = await source.readTriage(scope, quiet);
-      const t = presentTriage({ scope, source: snapshot.source, diagnoses: triagePods(snapshot, scope) });
+      const t = presentTriage({ scope, source: snapshot.source, ...triagePods(snapshot, scope) });
+      if (timingsWanted()) process.stderr.write(`${memoryLine()}\n`);
       if (t.counts.pending === 0) {
         say(out, `No pending pods left in ${where}. Done.`);
         return exitCodes.ok;

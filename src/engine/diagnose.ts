@@ -3,7 +3,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { CollectionName, Snapshot } from '../snapshot/types.js';
 import { compareWithScheduler, podsUnread, schedulerWords } from './agreement.js';
 import { disagreementEvidence, disputedNodes } from './disagreement.js';
-import { type Diagnosis, type Note, type PodSummary } from './diagnosis.js';
+import { type Diagnosis, type Findings, type Note, type PodSummary } from './diagnosis.js';
 import { judgedStages, schedulerJudgedStages, type StageDetail } from './stage.js';
 import type { NodeVerdict } from './judge.js';
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
@@ -77,6 +77,37 @@ function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary & { name: string
   };
 }
 
+/** How many nodes fit, are unproven, and fail first on each plugin; whether the request exceeds every node. */
+function countVerdicts(nodes: readonly NodeVerdict[]): { fitting: number; unproven: number; byFirstPlugin: Partial<Record<PluginName, number>>; exceedEverywhere: boolean } {
+  // One pass over 5,000 verdicts, indexed (it runs once, before V8 compiles it).
+  let fitting = 0;
+  let unproven = 0;
+  let exceedEverywhere = nodes.length > 0;
+  const byFirstPlugin: Partial<Record<PluginName, number>> = {};
+  // Nodes of one class share their list of reasons: a run of them is counted at once.
+  let run: NodeVerdict['reasons'] | undefined;
+  let runLength = 0;
+  const endRun = () => {
+    const first = run?.[0];
+    if (first) byFirstPlugin[first.plugin] = (byFirstPlugin[first.plugin] ?? 0) + runLength;
+  };
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as NodeVerdict;
+    if (node.verdict === 'fits') fitting++;
+    else if (node.verdict === 'unproven') unproven++;
+    if (node.reasons === run) {
+      runLength++;
+      continue;
+    }
+    endRun();
+    run = node.reasons;
+    runLength = 1;
+    if (exceedEverywhere && !exceedsAllocatable(node.reasons)) exceedEverywhere = false;
+  }
+  endRun();
+  return { fitting, unproven, byFirstPlugin, exceedEverywhere };
+}
+
 /** A reason of the node says the request is larger than its whole allocatable. */
 function exceedsAllocatable(reasons: NodeVerdict['reasons']): boolean {
   for (let i = 0; i < reasons.length; i++) {
@@ -86,8 +117,23 @@ function exceedsAllocatable(reasons: NodeVerdict['reasons']): boolean {
   return false;
 }
 
-/** Diagnoses one Pod object of the snapshot (triage diagnoses every pending pod this way). */
+/** Diagnoses one Pod object of the snapshot, fixes included. */
 export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[] = [], shared?: EquivalenceCache): Diagnosis {
+  const replayed = replayPod(registry, input, pod, notes, shared);
+  return { ...replayed.findings, ...replayed.propose() };
+}
+
+/** One pod's findings, and its fixes once asked for. */
+interface Replayed {
+  findings: Findings;
+  propose(): Pick<Diagnosis, 'fixes' | 'podsToConfirmFixes'>;
+}
+
+/**
+ * Replays one Pod object of the snapshot; its fixes are proposed when asked for (a triage
+ * diagnoses every pending pod this way and shows one pod's fixes per group).
+ */
+export function replayPod(registry: RuleSet, input: Snapshot, pod: V1Pod, notes: Note[] = [], shared?: EquivalenceCache): Replayed {
   // The rules of the cluster's release: a plugin its scheduler does not run is not replayed.
   const release = releaseOf(input);
   const plugins = forRelease(registry, release.minor);
@@ -113,32 +159,10 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
   const judgement: Judgement = judged ? once('judgement', () => judge(plugins.rules, ctx)) : { preFilter: [], nodes: [], notChecked: [] };
   const replayed = withReplay(plugins, decided, judgement);
   const stageDetail: StageDetail = replayed.stage === 'GangUnschedulable' && gang ? { ...replayed, placement: gang.placement } : replayed;
-  // One pass over 5,000 verdicts for the counts, indexed (it runs once, before V8 compiles it).
-  let fitting = 0;
-  let unproven = 0;
-  let exceedEverywhere = judgement.nodes.length > 0;
-  const byFirstPlugin: Partial<Record<PluginName, number>> = {};
-  // Nodes of one class share their list of reasons: a run of them is counted at once.
-  let run: NodeVerdict['reasons'] | undefined;
-  let runLength = 0;
-  const endRun = () => {
-    const first = run?.[0];
-    if (first) byFirstPlugin[first.plugin] = (byFirstPlugin[first.plugin] ?? 0) + runLength;
-  };
-  for (let i = 0; i < judgement.nodes.length; i++) {
-    const node = judgement.nodes[i] as NodeVerdict;
-    if (node.verdict === 'fits') fitting++;
-    else if (node.verdict === 'unproven') unproven++;
-    if (node.reasons === run) {
-      runLength++;
-      continue;
-    }
-    endRun();
-    run = node.reasons;
-    runLength = 1;
-    if (exceedEverywhere && !exceedsAllocatable(node.reasons)) exceedEverywhere = false;
-  }
-  endRun();
+  // The pods of one class share their verdicts, and so their counts.
+  const counted = once('counts', () => countVerdicts(judgement.nodes));
+  let { fitting, unproven } = counted;
+  const { byFirstPlugin, exceedEverywhere } = counted;
   if (exceedEverywhere) {
     notes.push({ kind: 'requestExceedsEveryNode', data: {} });
   }
@@ -162,11 +186,14 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
   // A member that fits reads the group's words ("pod group is unschedulable, ..."), not node counts.
   const groupWords = stageDetail.stage === 'GangUnschedulable' && isGroupMessage(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message);
   const schedulerJudged = nodesKnown && schedulerJudgedStages.has(stageDetail.stage) && !groupWords;
-  // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
-  const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
-  // What is under way comes first; while it is, no capacity change (a cut request, a preemption) is advice.
-  const waits = judged ? waitFixes(stageDetail) : [];
-  const fixes = waits.length > 0 ? ordered([...waits, ...proposed.fixes.filter((f) => f.class !== 'capacity')]) : proposed.fixes;
+  const propose = (): Pick<Diagnosis, 'fixes' | 'podsToConfirmFixes'> => {
+    // Fixes only where the scheduler decides (not for a nodeName set by hand), from proven failures.
+    const proposed = judged && stageDetail.stage !== 'NodeNameSet' ? once('fixes', () => proposeFixes(plugins.rules, ctx, judgement, summary.owners)) : { fixes: [], podsToRead: [] };
+    // What is under way comes first; while it is, no capacity change (a cut request, a preemption) is advice.
+    const waits = judged ? waitFixes(stageDetail) : [];
+    const fixes = waits.length > 0 ? ordered([...waits, ...proposed.fixes.filter((f) => f.class !== 'capacity')]) : proposed.fixes;
+    return { fixes, podsToConfirmFixes: proposed.podsToRead };
+  };
   const scheduler = compareWithScheduler(
     plugins.catalog,
     schedulerWords(pod, podEvents),
@@ -185,7 +212,7 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
     unproven += disputed.size;
   }
   const stageShown = disputed.size > 0 && stageDetail.stage === 'WaitingForScaleUp' && stageDetail.fitsNow ? withoutDisputed(stageDetail, disputed) : stageDetail;
-  return {
+  const findings: Findings = {
     apiVersion: 'whypending/v1',
     kind: 'Diagnosis',
     pod: summary,
@@ -202,9 +229,8 @@ export function diagnosePod(registry: RuleSet, input: Snapshot, pod: V1Pod, note
     ownerEvents,
     notes: [...notes, ...sourceNotes(snapshot)],
     gaps,
-    fixes,
-    podsToConfirmFixes: proposed.podsToRead,
   };
+  return { findings, propose };
 }
 
 /** A scale-up's nodes that fit now, without those in dispute. */

@@ -67,3 +67,9 @@ export interface Diagnosis {
    */
   podsToConfirmFixes: string[];
 }
+
+/**
+ * A diagnosis before its fixes: what a triage keeps of every pending pod, since it shows the
+ * fixes of one pod per group and proposing them is most of a diagnosis's cost.
+ */
+export type Findings = Omit<Diagnosis, 'fixes' | 'podsToConfirmFixes'>;

@@ -56,7 +56,7 @@ export function nominatedFor(snapshot: Snapshot, target: V1Pod): ReadonlyMap<str
 /** The context of the first pass on `node`: its nominated pods added to its facts, as if bound there. */
 export function withNominated(ctx: RuleContext, node: NodeFacts, nominated: readonly V1Pod[]): RuleContext {
   const added = nominated.map((pod): V1Pod => ({ ...pod, spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: node.name } }));
-  // Summed with the release's arithmetic, as the node's own facts were (facts.ts nodeFactsOf).
+  // Summed with the release's arithmetic, as the node's own facts were (facts.ts nodeIndex).
   const facts = nodeFacts(node.node, [...node.pods, ...added], undefined, requestRulesFor(ctx.snapshot));
   return { ...ctx, nodes: ctx.nodes.map((n) => (n === node ? facts : n)), nominated: undefined };
 }

@@ -3,8 +3,8 @@
 // facts every diagnosis needs are computed once too (facts.ts keeps them per snapshot).
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../snapshot/types.js';
-import { diagnosePod } from './diagnose.js';
-import type { Diagnosis } from './diagnosis.js';
+import { diagnosePod, replayPod } from './diagnose.js';
+import type { Diagnosis, Findings } from './diagnosis.js';
 import type { EquivalenceCache } from './equivalence.js';
 import { matchesLabelSelector } from './match/labelSelector.js';
 import type { RuleSet } from './reasons.js';
@@ -34,8 +34,33 @@ export function pendingPods(snapshot: Snapshot, scope: TriageScope): V1Pod[] {
     .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-/** A diagnosis per pending pod of `scope`, in pendingPods' order. */
-export function triage(plugins: RuleSet, snapshot: Snapshot, scope: TriageScope): Diagnosis[] {
+/** A triage's answer: every pending pod's findings, and any one's whole diagnosis on demand. */
+export interface Triage {
+  /** Each pending pod of the scope, in pendingPods' order. */
+  findings: Findings[];
+  /**
+   * The whole diagnosis of one of `findings`, its fixes proposed now: a triage shows one pod's
+   * per group. Its class's replay is not redone, and a class proposes its fixes once.
+   */
+  diagnosisOf(findings: Findings): Diagnosis;
+}
+
+/** Replays every pending pod of `scope`, proposing fixes only for the pods `diagnosisOf` is asked about. */
+export function triage(plugins: RuleSet, snapshot: Snapshot, scope: TriageScope): Triage {
   const shared: EquivalenceCache = new Map();
-  return pendingPods(snapshot, scope).map((pod) => diagnosePod(plugins, snapshot, pod, [], shared));
+  // The pod of each finding, to diagnose it whole later; nothing more is kept of its replay.
+  const podOf = new Map<Findings, V1Pod>();
+  const findings = pendingPods(snapshot, scope).map((pod) => {
+    const { findings: found } = replayPod(plugins, snapshot, pod, [], shared);
+    podOf.set(found, pod);
+    return found;
+  });
+  return {
+    findings,
+    diagnosisOf(found) {
+      const pod = podOf.get(found);
+      if (!pod) throw new Error(`findings of ${found.pod.namespace}/${found.pod.name ?? ''} are not this triage's`);
+      return diagnosePod(plugins, snapshot, pod, [], shared);
+    },
+  };
 }

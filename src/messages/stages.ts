@@ -3,7 +3,7 @@
 // and --watch use, and, for a triage, the cause a stage groups its pods by when that is not
 // what the nodes say. `satisfies` makes the table complete: a new stage does not compile until
 // it is told here (test/unit/stages.test.ts checks the order too).
-import type { Diagnosis } from '../engine/diagnosis.js';
+import type { Findings } from '../engine/diagnosis.js';
 import { withoutAggregation } from '../engine/events.js';
 import type { Stage, StageDetail } from '../engine/stage.js';
 import { boundSentence } from './bound.js';
@@ -26,16 +26,16 @@ export interface StageCause {
 
 export interface StageWords<S extends Stage> {
   /** The headline's first sentence, for pod `pod` (namespace/name). */
-  sentence: (pod: string, s: DetailOf<S>, d: Diagnosis) => string;
+  sentence: (pod: string, s: DetailOf<S>, d: Findings) => string;
   /** Where the pods are stuck, as a person says it (a triage line, --watch). */
   briefly: string;
   /**
    * The cause a triage groups the stage's pods by; undefined where the nodes' verdicts are the
    * cause (report/triage/group.ts then groups by the leading failure).
    */
-  cause?: (s: DetailOf<S>, d: Diagnosis) => StageCause | undefined;
+  cause?: (s: DetailOf<S>, d: Findings) => StageCause | undefined;
   /** The nodes' leading failure, where there is one, comes before `cause`. */
-  nodesFirst?: (s: DetailOf<S>, d: Diagnosis) => boolean;
+  nodesFirst?: (s: DetailOf<S>, d: Findings) => boolean;
 }
 
 /**
@@ -171,12 +171,12 @@ function wordsOf<S extends Stage>(s: DetailOf<S>): StageWords<S> {
 }
 
 /** One sentence: where the pod is stuck, before the details. */
-export function stageSentence(d: Diagnosis): string {
+export function stageSentence(d: Findings): string {
   return wordsOf(d.stageDetail).sentence(`${d.pod.namespace}/${d.pod.name}`, d.stageDetail, d);
 }
 
 /** A triage's cause for the stage itself (`nodesFirst`: unless the nodes give one); undefined where the nodes' verdicts are the cause. */
-export function stageCause(d: Diagnosis): { cause: StageCause | undefined; nodesFirst: boolean } {
+export function stageCause(d: Findings): { cause: StageCause | undefined; nodesFirst: boolean } {
   const words = wordsOf(d.stageDetail);
   return { cause: words.cause?.(d.stageDetail, d), nodesFirst: words.nodesFirst?.(d.stageDetail, d) ?? false };
 }

@@ -3,7 +3,7 @@
 // by what distinguishes the cause (the taint, the selector entry, the resource), never listed
 // node by node. When the pod selects some nodes (nodeSelector, node affinity, nodeName), those
 // are the nodes it was meant for: their causes come first, the rest get one clause.
-import type { Diagnosis } from '../engine/diagnosis.js';
+import type { Findings } from '../engine/diagnosis.js';
 import type { NodeVerdict } from '../engine/judge.js';
 import type { Detail } from '../engine/model.js';
 import type { Reason } from '../engine/reasons.js';
@@ -128,7 +128,7 @@ function bySelection(failing: readonly NodeVerdict[]): { outside: NodeVerdict[];
   return { outside, meant };
 }
 
-function failingSentence(d: Diagnosis, prefix: string, lead?: string): string {
+function failingSentence(d: Findings, prefix: string, lead?: string): string {
   const failing = d.nodes.filter((n) => n.verdict === 'fails');
   const { outside, meant } = bySelection(failing);
   const firstSelection = (n: NodeVerdict) => n.reasons.find((r) => selection.has(r.plugin));
@@ -163,7 +163,18 @@ function failingSentence(d: Diagnosis, prefix: string, lead?: string): string {
  * was meant for (or, when it was meant for none, of its own selection's failures). A triage
  * groups pods by it (report/triage/group.ts).
  */
-export function leadingCause(d: Diagnosis): { plugin: string; reason: string; key: string } | undefined {
+export function leadingCause(d: Findings): { plugin: string; reason: string; key: string } | undefined {
+  // The pods of one class share their verdicts: a triage of 5,000 pods groups each class's once.
+  const known = leadingCauses.get(d.nodes);
+  if (known && known.preFilter === d.preFilter) return known.cause;
+  const cause = leadingCauseOf(d);
+  leadingCauses.set(d.nodes, { preFilter: d.preFilter, cause });
+  return cause;
+}
+
+const leadingCauses = new WeakMap<Findings['nodes'], { preFilter: Findings['preFilter']; cause: ReturnType<typeof leadingCauseOf> }>();
+
+function leadingCauseOf(d: Pick<Findings, 'nodes' | 'preFilter'>): { plugin: string; reason: string; key: string } | undefined {
   const pre = d.preFilter[0];
   const failing = d.nodes.filter((n) => n.verdict === 'fails');
   const { outside, meant } = bySelection(failing);
@@ -181,7 +192,7 @@ function schedulerVerdict(message: string): string {
 }
 
 /** The headline where the scheduler and the replay tell different stories, or undefined. */
-function disagreement(d: Diagnosis): string | undefined {
+function disagreement(d: Findings): string | undefined {
   const s = d.scheduler;
   if (s.agrees !== false || !s.message) return undefined;
   const stage = stageSentence(d);
@@ -195,7 +206,7 @@ function disagreement(d: Diagnosis): string | undefined {
   return forms.find((f) => f.length <= headlineLimit) ?? forms[forms.length - 1];
 }
 
-export function summarySentence(d: Diagnosis): string {
+export function summarySentence(d: Findings): string {
   const stage = stageSentence(d);
   if (d.nodes.length === 0) return stage;
   if (d.preFilter[0]) {

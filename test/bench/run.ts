@@ -62,7 +62,7 @@ for (const [nodes, perNode] of [
 {
   const cluster = triageCluster(5000, 10, 1000);
   const snapshot: Snapshot = { source: { kind: 'dump', description: 'synthetic' }, objects: { ...emptyCollections(), nodes: cluster.nodes, pods: cluster.pods }, gaps: [] };
-  const doc = await time('triage: 1000 pending pods, 5000 nodes, 50000 pods', () => presentTriage({ scope: { namespace: 'shop' }, source: snapshot.source, diagnoses: triage(ruleSet, snapshot, { namespace: 'shop' }) }), 1);
+  const doc = await time('triage: 1000 pending pods, 5000 nodes, 50000 pods', () => presentTriage({ scope: { namespace: 'shop' }, source: snapshot.source, ...triage(ruleSet, snapshot, { namespace: 'shop' }) }), 1);
   console.log(`${'triage groups'.padEnd(58)} ${doc.groups.map((g) => `${g.count} ${g.cause.plugin ?? g.cause.stage}`).join(', ')}`);
 }
 

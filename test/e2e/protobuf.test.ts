@@ -143,6 +143,7 @@ const everyField: Obj = {
       { name: 'tmp', emptyDir: {} },
     ],
     resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'gpu-template' }, { name: 'shared', resourceClaimName: 'shared-claim' }],
+    schedulingGroup: { podGroupName: 'pb-gang' },
     affinity: {
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }, { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['worker-9'] }] }] },

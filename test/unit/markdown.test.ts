@@ -95,7 +95,7 @@ describe('-o markdown of a triage', () => {
     const { reportTriageMarkdown } = await import('../../src/report/markdown/triage.js');
     const { dump } = readScenario<Expected>(scenariosRoot, 'captured-1.37-gang-unschedulable');
     const snapshot = await readDump(dump, process.stdin);
-    const t = presentTriage({ scope: { namespace: 'ml' }, source: snapshot.source, diagnoses: triage(ruleSet, snapshot, { namespace: 'ml' }) });
+    const t = presentTriage({ scope: { namespace: 'ml' }, source: snapshot.source, ...triage(ruleSet, snapshot, { namespace: 'ml' }) });
     let text = '';
     reportTriageMarkdown(t, { write: (s) => (text += s), color: false, columns: 120 });
     const tokens = md.parse(text, {});

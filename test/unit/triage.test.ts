@@ -18,21 +18,54 @@ function pod(name: string, spec: V1Pod['spec'], extra: Partial<V1Pod> = {}): V1P
 describe('triage', () => {
   it('diagnoses each pending pod as a single diagnosis of it would, though pods of a class share the replay', async () => {
     const snapshot = await readDump(several, process.stdin);
-    const shared = triage(ruleSet, snapshot, {});
+    const t = triage(ruleSet, snapshot, {});
     const alone = pendingPods(snapshot, {}).map((p) => diagnosePod(ruleSet, snapshot, p));
     // By namespace, then name.
-    expect(shared.map((d) => d.pod.name)).toEqual(['report', 'api-5c6b7-pqrst', 'api-5c6b7-uvwxy', 'migrate', 'web-7d9f8-abcde', 'web-7d9f8-fghij', 'web-7d9f8-klmno']);
-    expect(shared).toEqual(alone);
+    expect(t.findings.map((d) => d.pod.name)).toEqual(['report', 'api-5c6b7-pqrst', 'api-5c6b7-uvwxy', 'migrate', 'web-7d9f8-abcde', 'web-7d9f8-fghij', 'web-7d9f8-klmno']);
+    expect(t.findings.map((f) => t.diagnosisOf(f))).toEqual(alone);
+    // The findings are the diagnosis without its fixes.
+    expect(t.findings).toEqual(alone.map(({ fixes: _f, podsToConfirmFixes: _p, ...findings }) => findings));
+    expect(alone.some((d) => d.fixes.length > 0)).toBe(true);
   });
 
   it('at scale, pods of one ReplicaSet get the verdicts the first of them got, computed alone', () => {
     const cluster = triageCluster(60, 2, 25);
     const snapshot: Snapshot = { source: { kind: 'dump', description: 'synthetic' }, objects: { ...emptyCollections(), nodes: cluster.nodes, pods: cluster.pods }, gaps: [] };
-    const shared = triage(ruleSet, snapshot, { namespace: 'shop' });
-    expect(shared).toHaveLength(25);
+    const t = triage(ruleSet, snapshot, { namespace: 'shop' });
+    expect(t.findings).toHaveLength(25);
     const last = pendingPods(snapshot, { namespace: 'shop' }).at(-1);
-    if (!last) throw new Error('no pending pod');
-    expect(shared.at(-1)).toEqual(diagnosePod(ruleSet, snapshot, last));
+    const lastFound = t.findings.at(-1);
+    if (!last || !lastFound) throw new Error('no pending pod');
+    expect(t.diagnosisOf(lastFound)).toEqual(diagnosePod(ruleSet, snapshot, last));
+  });
+
+  it('proposes fixes only for the pods asked about, once per class (a triage shows one pod\'s per group)', async () => {
+    const snapshot = await readDump(several, process.stdin);
+    // Every filter call counted: judging a pod calls them, and so does confirming each fix.
+    let calls = 0;
+    const counted = { ...ruleSet, rules: ruleSet.rules.map((r) => ({ ...r, filter: (ctx: Parameters<typeof r.filter>[0], node: Parameters<typeof r.filter>[1]) => (calls++, r.filter(ctx, node)) })) };
+    const pods = pendingPods(snapshot, {});
+    const i = pods.findIndex((p) => equivalenceKey(p) !== undefined && diagnosePod(ruleSet, snapshot, p).fixes.length > 0);
+    expect(i).toBeGreaterThanOrEqual(0);
+    const t = triage(counted, snapshot, {});
+    const found = t.findings[i];
+    if (!found) throw new Error('no such finding');
+    calls = 0;
+    const first = t.diagnosisOf(found);
+    // Its class was judged during the triage: what runs now is the fixes' replay alone.
+    expect(first.fixes.length).toBeGreaterThan(0);
+    expect(calls).toBeGreaterThan(0);
+    calls = 0;
+    expect(t.diagnosisOf(found)).toEqual(first);
+    expect(calls).toBe(0);
+  });
+
+  it('refuses findings of another triage', async () => {
+    const snapshot = await readDump(several, process.stdin);
+    const [a, b] = [triage(ruleSet, snapshot, {}), triage(ruleSet, snapshot, {})];
+    const other = b.findings[0];
+    if (!other) throw new Error('no pending pod');
+    expect(() => a.diagnosisOf(other)).toThrow(/are not this triage's/);
   });
 
   it('leaves out running, succeeded and terminating pods, and pods outside the scope', () => {
@@ -66,6 +99,22 @@ describe('equivalence classes', () => {
     { name: 'another spec: another class', other: pod('web-2', { containers: [{ name: 'c', image: 'j' }] }), same: false },
   ])('$name', ({ other, same }) => {
     expect(equivalenceKey(other) === equivalenceKey(base)).toBe(same);
+  });
+
+  // As admission leaves them: the ServiceAccount plugin's volume and mount, named at random.
+  const admitted = (name: string, token: string, claim = 'data'): V1Pod =>
+    pod(name, {
+      containers: [{ name: 'c', image: 'i', volumeMounts: [{ name: token, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }, { name: 'data', mountPath: '/data' }] }],
+      volumes: [
+        { name: 'data', persistentVolumeClaim: { claimName: claim } },
+        { name: token, projected: { sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }, { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } }] } },
+      ],
+    });
+  it('pods admitted alike share a class, though admission named their token volume at random', () => {
+    expect(equivalenceKey(admitted('web-1', 'kube-api-access-x7k2p'))).toBe(equivalenceKey(admitted('web-2', 'kube-api-access-q9m4z')));
+  });
+  it('a claim of its own still makes another class (VolumeBinding reads the claim by name)', () => {
+    expect(equivalenceKey(admitted('web-1', 'kube-api-access-x7k2p'))).not.toBe(equivalenceKey(admitted('web-2', 'kube-api-access-x7k2p', 'data-2')));
   });
 
   it.each([

@@ -89,7 +89,7 @@ describe('a triage\'s -o yaml holds its -o json data, for every triage scenario 
   for (const folder of folderNames(triageScenariosRoot)) {
     it(folder, async () => {
       const snapshot = await readDump(readScenario(triageScenariosRoot, folder).dump, process.stdin);
-      const report = presentTriage({ scope: {}, source: snapshot.source, diagnoses: triage(ruleSet, snapshot, {}) });
+      const report = presentTriage({ scope: {}, source: snapshot.source, ...triage(ruleSet, snapshot, {}) });
       expect(report.groups.length).toBeGreaterThan(0);
       let json = '';
       let yaml = '';

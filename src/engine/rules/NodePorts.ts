@@ -78,6 +78,21 @@ function wantedPorts(pod: V1Pod): HostPort[] {
   return wanted;
 }
 
+type Held = Omit<PortHolder, 'overlap'>;
+
+// The ports held on a node, read once per node's list of pods: every pod that wants a host port
+// asks every node, and a triage asks for each class of such pods.
+const heldOn = new WeakMap<readonly V1Pod[], Held[]>();
+
+function heldPorts(pods: readonly V1Pod[]): Held[] {
+  let held = heldOn.get(pods);
+  if (!held) {
+    held = pods.flatMap((other) => hostPorts(other).map((port) => ({ namespace: other.metadata?.namespace ?? '', name: other.metadata?.name ?? '', port })));
+    heldOn.set(pods, held);
+  }
+  return held;
+}
+
 const rule: FilterRule<'NodePorts', NodePortsDetail> = {
   meta: { name: 'NodePorts', kinds: ['hostPortInUse'] },
   needs: (pod) => (hostPorts(pod.pod).length > 0 ? ['pods'] : []),
@@ -88,9 +103,7 @@ const rule: FilterRule<'NodePorts', NodePortsDetail> = {
   filter({ pod }, node) {
     const wanted = wantedPorts(pod.pod);
     if (wanted.length === 0) return [];
-    const used = node.pods.flatMap((other) =>
-      hostPorts(other).map((port) => ({ namespace: other.metadata?.namespace ?? '', name: other.metadata?.name ?? '', port })),
-    );
+    const used = heldPorts(node.pods);
     const reasons = [];
     for (const port of wanted) {
       const usedBy = used.flatMap((entry): PortHolder[] => {

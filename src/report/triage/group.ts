@@ -1,8 +1,8 @@
-// Groups a triage's diagnoses by root cause: the same stage, the same first failing plugin and
+// Groups a triage's findings by root cause: the same stage, the same first failing plugin and
 // the same distinguishing fact (the taint, the selector entry, the resource, the claim: the
 // headline's own group key, messages/summary.ts leadingCause), so that 300 pending pods read
 // as the few reasons they wait for. Largest group first; among equals, the order pods came in.
-import type { Diagnosis } from '../../engine/diagnosis.js';
+import type { Findings } from '../../engine/diagnosis.js';
 import type { Stage } from '../../engine/stage.js';
 import type { ObjectRef } from '../../engine/events.js';
 import { stageCause } from '../../messages/stages.js';
@@ -26,17 +26,17 @@ export interface TriageCause {
 
 export interface TriageGroup {
   cause: TriageCause;
-  diagnoses: Diagnosis[];
+  findings: Findings[];
 }
 
-function causeOf(d: Diagnosis): TriageCause {
+function causeOf(d: Findings): TriageCause {
   const s = d.stageDetail;
   const cause = baseCause(d);
   if (s.stage !== 'ScaleUpNotPossible' || s.cause !== 'noScaleUp') return cause;
   return { ...cause, autoscalerReasons: [...new Set(s.reconciliation.reasons.map((r) => r.plugin ?? r.own ?? r.reason))].sort() };
 }
 
-function baseCause(d: Diagnosis): TriageCause {
+function baseCause(d: Findings): TriageCause {
   const s = d.stageDetail;
   // The stage's own cause (messages/stages.ts): a gate, a PodGroup, a missing scheduler...
   const own = stageCause(d);
@@ -54,7 +54,7 @@ function baseCause(d: Diagnosis): TriageCause {
 }
 
 /** The nominated pods (namespace/name, sorted) whose held room alone keeps the pod off some node. */
-function heldFor(d: Diagnosis): string | undefined {
+function heldFor(d: Findings): string | undefined {
   const pods = new Set<string>();
   for (const n of d.nodes) if (n.nominated?.decides) for (const p of n.nominated.pods) pods.add(`${p.namespace}/${p.name}`);
   return pods.size > 0 ? [...pods].sort().join(',') : undefined;
@@ -64,22 +64,22 @@ function identity(c: TriageCause): string {
   return JSON.stringify([c.stage, c.plugin ?? '', c.reason ?? '', c.key, c.autoscalerReasons ?? []]);
 }
 
-export function groupByCause(diagnoses: readonly Diagnosis[]): TriageGroup[] {
+export function groupByCause(findings: readonly Findings[]): TriageGroup[] {
   const groups = new Map<string, TriageGroup>();
-  for (const d of diagnoses) {
+  for (const d of findings) {
     const cause = causeOf(d);
     const id = identity(cause);
-    const group = groups.get(id) ?? { cause, diagnoses: [] };
-    group.diagnoses.push(d);
+    const group = groups.get(id) ?? { cause, findings: [] };
+    group.findings.push(d);
     groups.set(id, group);
   }
-  return [...groups.values()].sort((a, b) => b.diagnoses.length - a.diagnoses.length);
+  return [...groups.values()].sort((a, b) => b.findings.length - a.findings.length);
 }
 
 /** The top of each pod's owner chain (Deployment above ReplicaSet), with how many pods it has here. */
 export function ownersOf(group: TriageGroup): { owner: ObjectRef | undefined; pods: number }[] {
   const counts = new Map<string, { owner: ObjectRef | undefined; pods: number }>();
-  for (const d of group.diagnoses) {
+  for (const d of group.findings) {
     const top = d.pod.owners[d.pod.owners.length - 1];
     const id = top ? `${top.kind}/${top.namespace}/${top.name}` : '';
     const entry = counts.get(id) ?? { owner: top, pods: 0 };

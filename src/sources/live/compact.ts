@@ -45,6 +45,8 @@ const metadataFields: Fields<NonNullable<V1Pod['metadata']>> = ['name', 'namespa
 const specFields: Fields<NonNullable<V1Pod['spec']>> = [
   'nodeName', 'priority', 'priorityClassName', 'preemptionPolicy', 'terminationGracePeriodSeconds', 'restartPolicy', 'hostNetwork',
   'overhead', 'resources', 'affinity',
+  // The gang a member belongs to (engine/story/gang.ts): a triage counts its scheduled members.
+  'schedulingGroup',
 ];
 const containerFields: Fields<V1Container> = ['name', 'resources', 'ports', 'restartPolicy', 'resizePolicy'];
 const containerStatusFields: Fields<V1ContainerStatus> = ['name', 'allocatedResources', 'resources'];

@@ -12,7 +12,7 @@ import { formatLabelSelector, isClusterAutoscalerEvent, isKarpenterEvent, select
 import type { CollectionName, NamespaceRecord, NodeRecord, Snapshot } from '../../snapshot/types.js';
 import type { LiveConfig } from './config.js';
 import { namespaceRecord } from './compact.js';
-import { nodeListCut } from './cuts.js';
+import { neighbourListCut, nodeListCut } from './cuts.js';
 import { LiveReader } from './reader.js';
 import { autoscalerStatus, karpenterObjects } from './reads/autoscalers.js';
 import { nominatedPodsSelector, nonTerminal, rbacName, resources } from './resources.js';
@@ -47,11 +47,10 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     const namespaces = scope.namespace === undefined ? [undefined] : [...new Set(pending.map((p) => p.metadata?.namespace ?? 'default'))];
     progress(`${pending.length} pending pod${pending.length === 1 ? '' : 's'}: reading nodes, bound pods, events, owners and policies once for all`);
     await Promise.all([
-      // Nodes as a single pod's read keeps them (NodeRecord): in protobuf, or cut from JSON. Bound
-      // pods whole: a gang's story reads its scheduled members' schedulingGroup, which the
-      // neighbours' cut (compact.ts) does not keep.
+      // Nodes and bound pods as a single pod's read keeps them (NodeRecord, compactNeighbour): in
+      // protobuf, or cut from JSON. The pending ones, bound included, are whole: read first.
       reader.list<NodeRecord>(resources.nodes, undefined, 'listing nodes', { cut: nodeListCut() }),
-      reader.list<V1Pod>(resources.pods, undefined, 'listing pods bound to nodes', { query: { fieldSelector: `spec.nodeName!=,${nonTerminal}` } }),
+      reader.list<V1Pod>(resources.pods, undefined, 'listing pods bound to nodes', { query: { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, cut: neighbourListCut() }),
       ...namespaces.map((ns) => reader.events(ns, undefined, `listing events in ${ns === undefined ? 'all namespaces' : `namespace ${ns}`}`)),
       ...namespaces.flatMap((ns) => perNamespace.map((c) => fill(c, ns))),
       ...clusterWide.map((c) => fill(c, undefined)),

@@ -2,6 +2,7 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { podRequests } from '../../../src/engine/resources/requests.js';
+import { podGroupOf } from '../../../src/engine/story/gang.js';
 import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 
 function neighbour(): V1Pod {
@@ -58,6 +59,11 @@ describe('compactNeighbour', () => {
     expect(compact.spec?.terminationGracePeriodSeconds).toBe(45); // a victim's grace, in the preemption story
     expect(compact.spec?.priority).toBe(10);
     expect(compact.status?.phase).toBe('Running');
+  });
+
+  it('keeps the gang a scheduled member belongs to: a triage counts its members among the bound pods', () => {
+    const member = { ...neighbour(), spec: { ...neighbour().spec, schedulingGroup: { podGroupName: 'train' } } } as V1Pod;
+    expect(podGroupOf(compactNeighbour(member))).toBe('train');
   });
 
   it('drops env, commands, probes, images, mounts and annotations', () => {

@@ -48,6 +48,7 @@ describe('pod pages', () => {
         [2, [[1, 'main'], [6, [[2, 0], [3, 80], [4, 'TCP'], [1, '']]], [7, [[1, 'SECRET'], [2, 'x']]]]],
         [1, [[1, 'cfg'], [2, [[19, [[1, 'cfg']]]]]]],
         [1, [[1, 'disk'], [2, [[3, [[1, 'pd-1'], [2, 'ext4'], [4, false]]]]]]],
+        [43, [[1, 'train-7']]],
       ],
     ],
     [3, [[1, 'Running'], [2, [[1, 'Ready']]], [11, '']]],
@@ -60,7 +61,7 @@ describe('pod pages', () => {
       {
         metadata: { name: 'web-1', namespace: 'shop', creationTimestamp: '2025-12-01T10:56:07Z', labels: { app: 'web' } },
         // priority is a pointer: 0 is kept, as JSON writes it; hostNetwork false and hostPort 0 are omitempty.
-        spec: { containers: [{ name: 'main', resources: {}, ports: [{ containerPort: 80, protocol: 'TCP' }] }], nodeName: 'n1', priority: 0, volumes: [{ name: 'disk', gcePersistentDisk: { pdName: 'pd-1' } }] },
+        spec: { containers: [{ name: 'main', resources: {}, ports: [{ containerPort: 80, protocol: 'TCP' }] }], nodeName: 'n1', priority: 0, volumes: [{ name: 'disk', gcePersistentDisk: { pdName: 'pd-1' } }], schedulingGroup: { podGroupName: 'train-7' } },
         status: { phase: 'Running' },
       },
     ]);

@@ -382,6 +382,20 @@ function spec(r: Reader, end: number, pass: Pass): Obj {
     else if (field === 40) out['resources'] = resourceRequirements(r, r.enter(), pass);
     else if (field === 18) out['affinity'] = affinity(r, r.enter(), pass);
     else if (field === 39) push(out, 'resourceClaims', podResourceClaim(r, r.enter(), pass));
+    else if (field === 43) {
+      const group = schedulingGroup(r, r.enter(), pass);
+      if (group) out['schedulingGroup'] = group;
+    } else r.skip(wire);
+  }
+  return out;
+}
+
+/** PodSchedulingGroup (v1.36 on): the PodGroup a gang member names; JSON omits an empty one's name. */
+function schedulingGroup(r: Reader, end: number, pass: Pass): Obj {
+  const out: Obj = {};
+  while (r.within(end)) {
+    const { field, wire } = r.key();
+    if (field === 1 && wire === WireType.LengthDelimited) setNonEmpty(out, 'podGroupName', pass.intern.of(r.string()));
     else r.skip(wire);
   }
   return out;
