@@ -14,4 +14,10 @@ export const nodeFlags: readonly string[] = [
   // less well while every pod is read, a little more memory at peak. Both measured in
   // BENCHMARKS.md ("The first diagnosis of a process").
   '--v8-pool-size=1',
+  // V8 drops the bytecode of functions a run has not called for a few full collections, and a
+  // run that reads every pod makes many. The code cache (codeCache.ts) is written at the end of
+  // a run that took a new path, as the union of what the cache held and what the run compiled:
+  // with bytecode dropped, it would lose the start-up code earlier runs left there, and every
+  // later run would compile it again (BENCHMARKS.md, "The code cache after a large run").
+  '--no-flush-bytecode',
 ];
