@@ -1,4 +1,5 @@
 // npm run bench:live -- --nodes N --pods M [--json FILE] [--runs 3] [--no-write] [--peer BINARY | --no-peer]
+//                       [--against OTHER/bin/kubectl-why_pending ...]
 //                       [--incident N] [--skew] [--stop-control-loops] [--gogc 50|100]
 // Starts the project's test control plane (test/e2e/harness; binaries built or reused), seeds
 // it through the API, creates the pending pods of cases (a)-(f) (test/bench/live/cases.ts) and
@@ -39,10 +40,11 @@ import { unpackTarGz } from '../../src/sources/capture/tar.js';
 import { BINARIES } from '../e2e/harness/binaries.js';
 import type { TriageV1 } from '../../src/report/triage/contract.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
+import { targetsTable, writeSection, type Target } from './markdown.js';
 import { measure as timedRun, median, type Measured } from './timed.js';
 import { checkTriage, cordonedNode, createIncidentPods, createRefusedReplicaSet, describeCause, incidentPods, INCIDENT_NAMESPACES, seedExporters, waitForIncidentVerdicts, waitForRefusal, type GroupCheck } from './live/incident.js';
 import { layout, type Spread } from './live/layout.js';
-import { availableMB, estimatePeak, GUARD_MB, memoryGuard } from './live/memory.js';
+import { availableMB, estimatePeak, GUARD_MB, LARGE_RUN_PODS, memoryGuard } from './live/memory.js';
 import { candidateStride, CORDONED_POOL, ensureNamespace, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
 import { cpuBetween, cpuTimes, residentLine, seedingSummary, usage } from './live/usage.js';
 
@@ -63,6 +65,12 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     /** Another build's dist/cli/main.js to time instead (a before/after comparison); implies --no-write. */
     cli: { type: 'string' },
+    /**
+     * Another checkout's launcher (its bin/kubectl-why_pending, built), timed beside this build on
+     * every case of every round, in the same conditions (the builds take turns at running first); its
+     * answers checked as this build's are. Repeatable; implies --no-write.
+     */
+    against: { type: 'string', multiple: true, default: [] },
     /** Only these cases, e.g. `de`. */
     cases: { type: 'string' },
     /**
@@ -107,12 +115,6 @@ const spread: Spread = args.skew ? 'skewed' : 'even';
 const placed = layout(nodes, pods, spread);
 // The incident's pods, the same on every run; a cluster too small for them throws here too.
 const incidentPlan = incident > 0 ? incidentPods(incident, { nodes, maxFreeCpuMillis: placed.maxFreeCpuMillis }) : [];
-/**
- * Above this many bound and pending pods the control loops are stopped once their verdicts are
- * in and the control plane collects at GOGC=50 (live/memory.ts): the default run (50,000) is
- * measured as it always was, the 100,000-pod run fits the machine.
- */
-const LARGE_RUN_PODS = 60_000;
 const large = pods + incident > LARGE_RUN_PODS;
 const stopLoops = args['stop-control-loops'] || large;
 const gogc = args.gogc !== undefined ? Number(args.gogc) : large ? 50 : 100;
@@ -273,11 +275,18 @@ try {
     say(`case (${k.id}): ${condition.reason}: ${(condition.message ?? '').slice(0, 160)}`);
   }
   let verdictSeconds = 0;
+  /** Why the triage was not timed: the scheduler had not judged every incident pod in time (their truth is not in yet). */
+  let incidentUnfinished: string | undefined;
   if (incident > 0) {
     const tVerdicts = performance.now();
-    await waitForIncidentVerdicts(c.api, incidentPlan, Math.max(600_000, incident * 250), say);
+    const progress = await waitForIncidentVerdicts(c.api, incidentPlan, Math.max(600_000, incident * 250), say);
     verdictSeconds = (performance.now() - tVerdicts) / 1000;
-    say(`incident: every pod judged ${verdictSeconds.toFixed(0)} s after the cases' verdicts`);
+    if (progress.judged === incidentPlan.length) say(`incident: every pod judged ${verdictSeconds.toFixed(0)} s after the cases' verdicts`);
+    else {
+      const waiting = Object.entries(progress.waitingByCause).sort((a, b) => b[1] - a[1]).map(([cause, n]) => `${n} ${cause}`).join(', ');
+      incidentUnfinished = `the scheduler had judged ${progress.judged} of ${incidentPlan.length} incident pods ${verdictSeconds.toFixed(0)} s after the cases' verdicts (waiting: ${waiting})`;
+      say(`incident: ${incidentUnfinished}; the triage is not timed, the cases are`);
+    }
   }
   // Every verdict is in: the scheduler's copy of every pod is no longer needed.
   if (stopLoops) await c.stopComponent('kube-scheduler');
@@ -318,7 +327,7 @@ try {
   // rounds; every answer held against the seeded truth (a difference fails the run).
   const triageRuns: { wallSeconds: number; maxRssMB: number; requests: number }[] = [];
   let triageGroups: GroupCheck[] = [];
-  for (let r = 1; incident > 0 && r <= runs; r++) {
+  for (let r = 1; incident > 0 && !incidentUnfinished && r <= runs; r++) {
     const mark = c.audit.mark();
     const m = await measure(launcher, ['-A', '-o', 'json'], env, true);
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
@@ -334,26 +343,32 @@ try {
     say(`triage -A (${r} of ${runs}): ${m.wallSeconds.toFixed(2)} s, ${m.maxRssMB.toFixed(0)} MB, ${events.length} requests; ${triageGroups.length} groups, each as seeded`);
   }
 
-  const runCase = async (k: BenchCase): Promise<CaseRun> => {
+  const runCase = async (k: BenchCase, other?: string): Promise<CaseRun> => {
     const name = (k.pod['metadata'] as { name: string }).name;
     const mark = c.audit.mark();
-    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : [];
+    const profile = args.profile && !other ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : [];
     const query = [name, '-n', BENCH_NAMESPACE, '-o', 'json'];
     // This build runs as kubectl runs it, through bin/kubectl-why_pending (its node flags included).
     // Its timings line says how long the engine took inside the run (engineMs).
     const timed = { ...env, WHY_PENDING_TIMINGS: '1' };
-    const m = args.cli
-      ? await measure(node, [...profile, cli, ...query], timed, true)
-      : await measure(launcher, query, profile.length > 0 ? { ...timed, NODE_OPTIONS: profile.join(' ') } : timed, true);
+    const m = other
+      ? await measure(other, query, timed, true)
+      : args.cli
+        ? await measure(node, [...profile, cli, ...query], timed, true)
+        : await measure(launcher, query, profile.length > 0 ? { ...timed, NODE_OPTIONS: profile.join(' ') } : timed, true);
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
-    const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null } };
-    const expected = k.byFirstPlugin({ nodes, tainted: taintedCount, candidates: candidateCount, cordoned: cordonedCount, packed: placed.packed.length });
+    const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null; likelyCauses: string[] } };
+    const counts = { nodes, tainted: taintedCount, candidates: candidateCount, cordoned: cordonedCount, packed: placed.packed.length };
+    const expected = k.byFirstPlugin(counts);
     const got = Object.fromEntries(Object.entries(json.counts.byFirstPlugin).filter(([, n]) => n > 0));
     const want = Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0));
     if (json.counts.nodes !== nodes || json.counts.fitting !== 0 || JSON.stringify(Object.entries(got).sort()) !== JSON.stringify(Object.entries(want).sort())) {
       throw new Error(`case (${k.id}): wrong answer: ${JSON.stringify(json.counts)}, expected byFirstPlugin ${JSON.stringify(want)}`);
     }
-    if (json.scheduler.agrees !== true) throw new Error(`case (${k.id}): the diagnosis does not agree with the scheduler's message`);
+    const agreement = k.agreement?.(counts) ?? true;
+    if (agreement === true ? json.scheduler.agrees !== true : json.scheduler.agrees !== null || !json.scheduler.likelyCauses.includes(agreement)) {
+      throw new Error(`case (${k.id}): the diagnosis says agrees ${String(json.scheduler.agrees)} (likely causes: ${json.scheduler.likelyCauses.join(', ') || 'none'}) of the scheduler's message, expected ${agreement === true ? 'true' : `null for ${agreement}`}`);
+    }
     const byKind: Record<string, number> = {};
     for (const e of events) byKind[kindOf(e)] = (byKind[kindOf(e)] ?? 0) + 1;
     const perNodeReads = events.filter((e) => e.objectRef?.resource === 'pods' && e.verb === 'list' && !isWidePodList(e)).length;
@@ -402,12 +417,34 @@ try {
     captures.set(k.id, { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, bytes: bytes.length, uncompressed: gunzipSync(bytes).length, pods: held.length, podsReadOn: readOn?.length });
   };
 
+  /** The other builds' runs (--against), by launcher then case. */
+  const againstRuns = new Map<string, Map<string, CaseRun[]>>(args.against.map((a) => [a, new Map()]));
+  const runOther = async (k: BenchCase, other: string): Promise<void> => {
+    const byCase = againstRuns.get(other);
+    const got = await runCase(k, path.resolve(other));
+    (byCase?.get(k.id) ?? byCase?.set(k.id, []).get(k.id))?.push(got);
+    say(`  (${k.id}) ${other}: ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests; engine ${got.engineMs.toFixed(0)} ms`);
+  };
+  const runOurs = async (k: BenchCase): Promise<CaseRun> => {
+    const got = await runCase(k);
+    (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
+    say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}, cpu ${got.diagnosisCpuMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
+    return got;
+  };
+  // With --against, the builds take turns at running first on a case: the first run after the
+  // case before pays for the apiserver collecting what that one read, whatever the settling.
+  const builds = [undefined, ...againstRuns.keys()];
+
   for (let r = 1; r <= runs; r++) {
     say(`round ${r} of ${runs}`);
     for (const k of cases) {
-      const got = await runCase(k);
-      (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
-      say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}, cpu ${got.diagnosisCpuMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
+      const turn = (r - 1) % builds.length;
+      let got: CaseRun | undefined;
+      for (const b of [...builds.slice(turn), ...builds.slice(0, turn)]) {
+        if (b === undefined) got = await runOurs(k);
+        else await runOther(k, b);
+      }
+      if (!got) throw new Error('this build did not run');
       if (r === 1) {
         yamlReportMs.set(k.id, await runYaml(k));
         await runCapture(k);
@@ -509,6 +546,7 @@ try {
   ].join('\n');
   console.log(table);
   for (const [id, k] of Object.entries(summary.cases)) console.log(`(${id}) requests: ${JSON.stringify(k.byKind)}`);
+  if (againstRuns.size > 0) console.log(againstTable(summary.cases, againstRuns));
   // Each case's capture (round 1) beside that round's diagnosis and the raw JSON of every pod.
   const rawBytes = summary.references['rawPagedList']?.bytes ?? 0;
   const captureTable = [
@@ -521,6 +559,22 @@ try {
     }),
   ].join('\n');
   console.log(captureTable);
+  // Issue 33's targets for a large run, each against this run's own references: (d) and (e), which
+  // read every pod, at most 0.6 times the raw paged read of every pod, within 450 MB; the cases
+  // that read no wide pod LIST within issue 9's limits (1.5 s; (b), which reads its candidates'
+  // pods node by node, 3 s).
+  const raw = summary.references['rawPagedList']?.wallSeconds ?? Number.NaN;
+  const envelope: Target[] = Object.entries(summary.cases).map(([id, k]) => {
+    const wide = id === 'd' || id === 'e';
+    const limit = wide ? 0.6 * raw : id === 'b' ? 3 : 1.5;
+    return {
+      target: wide ? `(${id}) at most 0.6 x the raw paged read (${raw.toFixed(2)} s), 450 MB` : `(${id}) at most ${limit} s`,
+      measured: `${k.wallSeconds.toFixed(2)} s${wide ? ` (${(k.wallSeconds / raw).toFixed(2)} x)` : ''}, ${k.maxRssMB.toFixed(0)} MB`,
+      met: k.wallSeconds <= limit && (!wide || k.maxRssMB <= 450),
+    };
+  });
+  const envelopeTable = large ? targetsTable('target (issue 33)', envelope) : '';
+  if (envelopeTable) console.log(envelopeTable);
   // Issue 33's target for a triage during an incident: 5,000 pending pods within 15 s and 800 MB.
   const target = { seconds: 15, rssMB: 800 };
   const met = (ok: boolean) => (ok ? 'met' : 'not met');
@@ -534,10 +588,9 @@ try {
   const groupLines = triageGroups.map((g) => `- ${g.count}: ${describeCause(g.cause)} (seeded: ${g.from.join(', ')})`);
   if (triageTable) console.log(`${triageTable}\n${groupLines.join('\n')}`);
   if (args.json) writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
-  if (!args['no-write'] && !args.cli) {
+  if (!args['no-write'] && !args.cli && againstRuns.size === 0) {
     const m = summary.machine;
     const run = [
-      '<!-- bench:live start: written by `npm run bench:live`; the text outside these marks is kept -->',
       `Last run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${nodes} nodes, ${pods} bound pods, control plane ${c.version} (test/e2e/harness),`,
       `on ${m.cpus} × ${m.model}, ${m.memoryGB} GB, load average ${m.loadAverage.join(' / ')} (1 / 5 / 15 min) at the end; why-pending ${JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).version as string} on Node ${execVersion()}.`,
       `Seeding (the seeder's own time): ${seeding.line}.`,
@@ -548,11 +601,13 @@ try {
       '',
       table,
       '',
+      ...(envelopeTable ? [envelopeTable, ''] : []),
       ...Object.entries(summary.cases).map(([id, k]) => `- (${id}) requests: ${Object.entries(k.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`),
       '',
       'Captures: `kubectl why-pending capture <pod> -n bench -f case.tar.gz`, once per case in round 1, read back with `--from-dump` and its counts checked; the capture may hold no pod but the target and those of the nodes the read read (checked).',
       '',
       captureTable,
+      ...(incidentUnfinished ? ['', `Triage during an incident (\`--incident ${incident}\`): not timed, ${incidentUnfinished}.`] : []),
       ...(triageTable
         ? [
             '',
@@ -563,25 +618,31 @@ try {
             ...groupLines,
           ]
         : []),
-      '<!-- bench:live end -->',
     ].join('\n');
-    const file = path.join(repo, 'BENCHMARKS.md');
-    let doc = `# Benchmarks\n\n${run}\n`;
-    try {
-      const old = readFileSync(file, 'utf8');
-      const start = old.indexOf('<!-- bench:live start');
-      const end = old.indexOf('<!-- bench:live end -->');
-      if (start >= 0 && end > start) doc = `${old.slice(0, start)}${run}${old.slice(end + '<!-- bench:live end -->'.length)}`;
-    } catch {
-      // No BENCHMARKS.md yet: the run alone.
-    }
-    writeFileSync(file, doc);
+    // One table per size: the default run's under the first marks, each other shape under its own.
+    const shape = [`${nodes} nodes, ${pods} bound pods`, ...(spread === 'skewed' ? ['skewed'] : []), ...(incident > 0 ? [`${incident} incident pods`] : [])].join(', ');
+    const usual = nodes === 5000 && pods === 50000 && spread === 'even' && incident === 0;
+    writeSection(path.join(repo, 'BENCHMARKS.md'), { script: 'bench:live', heading: `Live: ${shape}`, ...(usual ? {} : { mark: `bench:live ${shape}` }) }, `\`npm run bench:live -- --nodes ${nodes} --pods ${pods}${spread === 'skewed' ? ' --skew' : ''}${incident > 0 ? ` --incident ${incident}` : ''}\`, as described at the top.`, run);
     say('wrote BENCHMARKS.md');
   }
 } finally {
   unguard();
   if (tempReads) rmSync(tempReads, { recursive: true, force: true });
   await c.stop();
+}
+
+/** This build beside each --against build, case by case: medians of the same rounds, and the ratio. */
+function againstTable(ours: Record<string, { wallSeconds: number; maxRssMB: number; requests: number }>, others: Map<string, Map<string, CaseRun[]>>): string {
+  const rows = [...others].flatMap(([other, byCase]) =>
+    Object.entries(ours).map(([id, k]) => {
+      const rs = byCase.get(id) ?? [];
+      const wall = median(rs.map((x) => x.wallSeconds));
+      const rss = median(rs.map((x) => x.maxRssMB));
+      const sign = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+      return `| (${id}) | ${k.wallSeconds.toFixed(2)} s | ${wall.toFixed(2)} s | ${sign(k.wallSeconds / wall - 1)} | ${k.maxRssMB.toFixed(0)} MB | ${rss.toFixed(0)} MB | ${sign(k.maxRssMB / rss - 1)} | ${k.requests} / ${median(rs.map((x) => x.requests))} | ${other} |`;
+    }),
+  );
+  return ['| case | this build | other build | this / other | peak RSS, this | other | this / other | requests, this / other | other build |', '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
 function rssOf(u: ReturnType<typeof usage>): Record<string, number> {

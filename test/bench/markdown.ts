@@ -25,9 +25,11 @@ export function machine(nodeVersion: string): string {
  * Puts `body` between the marks of `script` (`npm run <script>`), under `heading`, adding the
  * section with `intro` at the end of `file` when the marks are missing.
  */
-export function writeSection(file: string, section: { script: string; heading: string }, intro: string, body: string): void {
-  const start = `<!-- ${section.script} start: written by \`npm run ${section.script}\`; the text outside these marks is kept -->`;
-  const end = `<!-- ${section.script} end -->`;
+export function writeSection(file: string, section: { script: string; heading: string; mark?: string }, intro: string, body: string): void {
+  // One section per mark: a script that measures several sizes keeps one table for each.
+  const mark = section.mark ?? section.script;
+  const start = `<!-- ${mark} start: written by \`npm run ${section.script}\`; the text outside these marks is kept -->`;
+  const end = `<!-- ${mark} end -->`;
   const old = readFileSync(file, 'utf8');
   const marked = `${start}\n${body}\n${end}`;
   const from = old.indexOf(start);

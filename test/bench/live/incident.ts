@@ -366,16 +366,31 @@ interface PodItem {
   status?: { conditions?: { type: string; status: string; reason?: string }[] };
 }
 
+/** Where the scheduler stands on the incident: pods judged, and those not yet, by cause. */
+interface VerdictProgress {
+  judged: number;
+  waitingByCause: Record<string, number>;
+}
+
+const waitingLine = (w: Record<string, number>) =>
+  Object.entries(w)
+    .sort((a, b) => b[1] - a[1])
+    .map(([cause, n]) => `${n} ${cause}`)
+    .join(', ');
+
 /**
- * Until every incident pod has the word of the control plane it waits for; says how many every
- * 15 s. Polled every 5 s, namespace by namespace (the apiserver finds a namespace's pods without
- * going through the other 100,000), paged.
+ * Until every incident pod has the word of the control plane it waits for, or `timeoutMs` has
+ * passed: the progress at the end either way (the caller decides what an unfinished incident
+ * means). Says every 15 s how many are judged and which causes wait. Polled every 5 s, namespace
+ * by namespace (the apiserver finds a namespace's pods without going through the other 100,000),
+ * paged.
  */
-export async function waitForIncidentVerdicts(api: ApiClient, pods: readonly IncidentPod[], timeoutMs: number, say: (line: string) => void): Promise<void> {
+export async function waitForIncidentVerdicts(api: ApiClient, pods: readonly IncidentPod[], timeoutMs: number, say: (line: string) => void): Promise<VerdictProgress> {
   const wanted = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p.verdict]));
+  const deadline = Date.now() + timeoutMs;
   let lastSaid = 0;
-  await waitFor('the scheduler\'s verdict on every incident pod', async () => {
-    let judged = 0;
+  for (;;) {
+    const progress: VerdictProgress = { judged: 0, waitingByCause: {} };
     for (const ns of INCIDENT_NAMESPACES) {
       let cont = '';
       do {
@@ -385,17 +400,23 @@ export async function waitForIncidentVerdicts(api: ApiClient, pods: readonly Inc
           if (!wanted.has(id)) continue;
           const verdict = wanted.get(id);
           const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-          if (verdict === undefined || (scheduled?.status === 'False' && scheduled.reason === verdict)) judged++;
+          if (verdict === undefined || (scheduled?.status === 'False' && scheduled.reason === verdict)) progress.judged++;
+          else {
+            const cause = pod.metadata.labels?.[INCIDENT_LABEL] ?? '?';
+            progress.waitingByCause[cause] = (progress.waitingByCause[cause] ?? 0) + 1;
+          }
         }
         cont = page.metadata.continue ?? '';
       } while (cont);
     }
-    if (Date.now() - lastSaid > 15_000) {
+    const done = progress.judged === pods.length;
+    if (done || Date.now() >= deadline || Date.now() - lastSaid > 15_000) {
       lastSaid = Date.now();
-      say(`  incident: ${judged} of ${pods.length} pods judged`);
+      say(`  incident: ${progress.judged} of ${pods.length} pods judged${done ? '' : `; waiting: ${waitingLine(progress.waitingByCause)}`}`);
     }
-    return judged === pods.length ? true : undefined;
-  }, { timeoutMs, intervalMs: 5000 });
+    if (done || Date.now() >= deadline) return progress;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
 }
 
 export interface GroupCheck {

@@ -25,7 +25,10 @@ export interface Ended {
 export interface WatchingTool {
   pid: number;
   lines: Line[];
+  /** Its own account of its memory at each wake (WHY_PENDING_TIMINGS=1, src/cli/timings.ts), in MB by part. */
+  accounts: { at: number; mb: Record<string, number> }[];
   memory: MemorySample[];
+  /** Its stderr but the memory lines. */
   stderr(): string;
   ended: Promise<Ended>;
   running(): boolean;
@@ -46,13 +49,20 @@ function statusKB(pid: number): { rssKB: number; hwmKB: number } | undefined {
   }
 }
 
+/** "memory: rss 93.1, heap 40.0 (new 16.0, old 20.1, ...), ..." as { rss: 93.1, heap: 40, new: 16, old: 20.1, ... }. */
+function memoryAccount(line: string): Record<string, number> {
+  return Object.fromEntries([...line.slice('memory: '.length).matchAll(/([a-z][a-z ]*?) ([0-9.]+)/g)].map((m) => [m[1] ?? '', Number(m[2])]));
+}
+
 export function startWatching(launcher: string, args: string[], env: NodeJS.ProcessEnv, sampleMs: number): WatchingTool {
   const child = spawn(launcher, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   if (child.pid === undefined) throw new Error(`${launcher} did not start`);
   const pid = child.pid;
   const lines: Line[] = [];
   const memory: MemorySample[] = [];
+  const accounts: WatchingTool['accounts'] = [];
   let pending = '';
+  let pendingErr = '';
   let err = '';
   let exited = false;
   child.stdout.on('data', (chunk: Buffer) => {
@@ -62,7 +72,16 @@ export function startWatching(launcher: string, args: string[], env: NodeJS.Proc
     pending = parts.pop() ?? '';
     for (const text of parts) lines.push({ at, text });
   });
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => {
+    const at = Date.now();
+    pendingErr += chunk.toString('utf8');
+    const parts = pendingErr.split('\n');
+    pendingErr = parts.pop() ?? '';
+    for (const text of parts) {
+      if (text.startsWith('memory: ')) accounts.push({ at, mb: memoryAccount(text) });
+      else err += `${text}\n`;
+    }
+  });
   const sample = (): MemorySample | undefined => {
     const kb = exited ? undefined : statusKB(pid);
     if (!kb) return undefined;
@@ -83,7 +102,8 @@ export function startWatching(launcher: string, args: string[], env: NodeJS.Proc
     pid,
     lines,
     memory,
-    stderr: () => err,
+    accounts,
+    stderr: () => err + pendingErr,
     ended,
     running: () => !exited,
     sample,
