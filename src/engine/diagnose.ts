@@ -77,8 +77,28 @@ function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary & { name: string
   };
 }
 
+interface VerdictCounts {
+  fitting: number;
+  unproven: number;
+  byFirstPlugin: Partial<Record<PluginName, number>>;
+  exceedEverywhere: boolean;
+}
+
+// The pods of one class share their verdicts (the same array), and so their counts; kept by the
+// verdicts, not the class, since a pod of the class in a stage that judges no node has none.
+const countsOf = new WeakMap<readonly NodeVerdict[], VerdictCounts>();
+
 /** How many nodes fit, are unproven, and fail first on each plugin; whether the request exceeds every node. */
-function countVerdicts(nodes: readonly NodeVerdict[]): { fitting: number; unproven: number; byFirstPlugin: Partial<Record<PluginName, number>>; exceedEverywhere: boolean } {
+function countVerdicts(nodes: readonly NodeVerdict[]): VerdictCounts {
+  let counts = countsOf.get(nodes);
+  if (!counts) {
+    counts = countOnce(nodes);
+    countsOf.set(nodes, counts);
+  }
+  return counts;
+}
+
+function countOnce(nodes: readonly NodeVerdict[]): VerdictCounts {
   // One pass over 5,000 verdicts, indexed (it runs once, before V8 compiles it).
   let fitting = 0;
   let unproven = 0;
@@ -159,8 +179,7 @@ export function replayPod(registry: RuleSet, input: Snapshot, pod: V1Pod, notes:
   const judgement: Judgement = judged ? once('judgement', () => judge(plugins.rules, ctx)) : { preFilter: [], nodes: [], notChecked: [] };
   const replayed = withReplay(plugins, decided, judgement);
   const stageDetail: StageDetail = replayed.stage === 'GangUnschedulable' && gang ? { ...replayed, placement: gang.placement } : replayed;
-  // The pods of one class share their verdicts, and so their counts.
-  const counted = once('counts', () => countVerdicts(judgement.nodes));
+  const counted = countVerdicts(judgement.nodes);
   let { fitting, unproven } = counted;
   const { byFirstPlugin, exceedEverywhere } = counted;
   if (exceedEverywhere) {

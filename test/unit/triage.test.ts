@@ -60,6 +60,24 @@ describe('triage', () => {
     expect(calls).toBe(0);
   });
 
+  it('pods of one class in stages that judge nodes and stages that do not keep their own counts', () => {
+    // Same spec (the same node set by hand), labels and namespace: one class. The first was bound
+    // by the scheduler (not started: no node judged), the second was not (its nodes are judged).
+    const spec = { nodeName: 'n1', containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '64' } } }] };
+    const node = { metadata: { name: 'n1', labels: {} }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } };
+    const snapshot: Snapshot = {
+      source: { kind: 'dump', description: 'one class, two stages' },
+      objects: { ...emptyCollections(), nodes: [node], pods: [pod('a', spec, { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] } }), pod('b', spec)] },
+      gaps: [],
+    };
+    const t = triage(ruleSet, snapshot, {});
+    expect(t.findings.map((f) => f.stage)).toEqual(['ScheduledNotRunning', 'NodeNameSet']);
+    const [a, b] = pendingPods(snapshot, {}).map((p) => diagnosePod(ruleSet, snapshot, p));
+    expect(t.findings[0]?.counts).toEqual(a?.counts);
+    expect(t.findings[1]?.counts).toEqual(b?.counts);
+    expect(b?.counts.nodes).toBe(1);
+  });
+
   it('refuses findings of another triage', async () => {
     const snapshot = await readDump(several, process.stdin);
     const [a, b] = [triage(ruleSet, snapshot, {}), triage(ruleSet, snapshot, {})];
