@@ -42,7 +42,7 @@ import type { TriageV1 } from '../../src/report/triage/contract.js';
 import { BENCH_NAMESPACE, benchCases, type BenchCase } from './live/cases.js';
 import { targetsTable, writeSection, type Target } from './markdown.js';
 import { measure as timedRun, median, type Measured } from './timed.js';
-import { checkTriage, cordonedNode, createIncidentPods, createRefusedReplicaSet, describeCause, incidentPods, INCIDENT_NAMESPACES, seedExporters, waitForIncidentVerdicts, waitForRefusal, type GroupCheck } from './live/incident.js';
+import { checkTriage, cordonedNode, createIncidentPods, createRefusedReplicaSet, describeCause, incidentPods, INCIDENT_NAMESPACES, seedExporters, waitForIncidentVerdicts, waitForRefusal, waitingLine, type GroupCheck } from './live/incident.js';
 import { layout, type Spread } from './live/layout.js';
 import { availableMB, estimatePeak, GUARD_MB, LARGE_RUN_PODS, memoryGuard } from './live/memory.js';
 import { candidateStride, CORDONED_POOL, ensureNamespace, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
@@ -283,8 +283,7 @@ try {
     verdictSeconds = (performance.now() - tVerdicts) / 1000;
     if (progress.judged === incidentPlan.length) say(`incident: every pod judged ${verdictSeconds.toFixed(0)} s after the cases' verdicts`);
     else {
-      const waiting = Object.entries(progress.waitingByCause).sort((a, b) => b[1] - a[1]).map(([cause, n]) => `${n} ${cause}`).join(', ');
-      incidentUnfinished = `the scheduler had judged ${progress.judged} of ${incidentPlan.length} incident pods ${verdictSeconds.toFixed(0)} s after the cases' verdicts (waiting: ${waiting})`;
+      incidentUnfinished = `the scheduler had judged ${progress.judged} of ${incidentPlan.length} incident pods ${verdictSeconds.toFixed(0)} s after the cases' verdicts (waiting: ${waitingLine(progress.waitingByCause)})`;
       say(`incident: ${incidentUnfinished}; the triage is not timed, the cases are`);
     }
   }

@@ -30,3 +30,15 @@ function peakRss(): number {
 export function report(loaded: number, done: number, read: Record<string, unknown>): void {
   console.log(JSON.stringify({ loadMs: loaded - start, workMs: done - loaded, cpuMs: cpuMs(), maxRssBytes: peakRss(), ...read }));
 }
+
+/**
+ * A side's run: `load` brings in its code and input and returns its work; the work is timed
+ * apart from the loading, and `read` says what it read, for the comparison to check.
+ */
+export async function runSide<T>(load: () => Promise<() => Promise<T>>, read: (result: T) => Record<string, unknown>): Promise<void> {
+  const work = await load();
+  const loaded = performance.now();
+  const result = await work();
+  const done = performance.now();
+  report(loaded, done, read(result));
+}

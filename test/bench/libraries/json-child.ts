@@ -8,14 +8,13 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { DocumentSink } from '../../../src/sources/dump/objects.js';
 import type * as JsonStream from '../../../src/sources/dump/json-stream.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { runSide } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, file, dist, libraries] = process.argv.slice(2);
 if (!file || !dist || !libraries) throw new Error('usage: json-child.ts ours|stream-json FILE DIST LIBRARIES');
 const chunks = () => createReadStream(file, { highWaterMark: 1 << 20 });
@@ -57,8 +56,4 @@ async function load(): Promise<() => Promise<number>> {
   throw new Error(`unknown side ${side}`);
 }
 
-const work = await load();
-const loaded = performance.now();
-const items = await work();
-const done = performance.now();
-report(loaded, done, { items });
+await runSide(load, (items) => ({ items }));

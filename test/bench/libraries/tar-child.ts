@@ -7,13 +7,12 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type * as Tar from '../../../src/sources/capture/tar.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { runSide } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, archive, dist, libraries] = process.argv.slice(2);
 if (!archive || !dist || !libraries) throw new Error('usage: tar-child.ts ours|tar ARCHIVE DIST LIBRARIES');
 
@@ -44,8 +43,4 @@ async function load(): Promise<Unpack> {
   throw new Error(`unknown side ${side}`);
 }
 
-const unpack = await load();
-const loaded = performance.now();
-const files = await unpack();
-const done = performance.now();
-report(loaded, done, { files: files.map((f) => `${f.path} ${f.bytes.length}`).sort() });
+await runSide(load, (files) => ({ files: files.map((f) => `${f.path} ${f.bytes.length}`).sort() }));

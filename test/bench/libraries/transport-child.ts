@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { V1Pod } from '@kubernetes/client-node';
 import type * as Compact from '../../../src/sources/live/compact.js';
@@ -19,7 +18,7 @@ import type * as TransportModule from '../../../src/sources/live/transport.js';
 import type * as ChildStats from './child-stats.js';
 
 // Plain node runs this file (type stripping): a sibling .ts module is loaded by its URL.
-const { report } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
+const { runSide } = (await import(new URL('./child-stats.ts', import.meta.url).href)) as typeof ChildStats;
 const [side, server = '', kubeconfig = '', dist = '', libraries = ''] = process.argv.slice(2);
 if (!server || !kubeconfig || !dist || !libraries) throw new Error('usage: transport-child.ts ours|client-node|undici SERVER_URL KUBECONFIG DIST LIBRARIES');
 const distModule = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(dist, file)).href)) as T;
@@ -81,9 +80,7 @@ async function load(): Promise<() => Promise<V1Pod[]>> {
   throw new Error(`unknown side ${side}`);
 }
 
-const list = await load();
-const loaded = performance.now();
-const pods = await list();
-const done = performance.now();
-const names = pods.map((p) => p.metadata?.name ?? '');
-report(loaded, done, { items: pods.length, names: createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16) });
+await runSide(load, (pods) => {
+  const names = pods.map((p) => p.metadata?.name ?? '');
+  return { items: pods.length, names: createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 16) };
+});

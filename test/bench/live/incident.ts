@@ -372,7 +372,8 @@ interface VerdictProgress {
   waitingByCause: Record<string, number>;
 }
 
-const waitingLine = (w: Record<string, number>) =>
+/** The causes still waiting for a verdict, most pods first: "363 cordoned-pool, 227 pvc-missing". */
+export const waitingLine = (w: Record<string, number>) =>
   Object.entries(w)
     .sort((a, b) => b[1] - a[1])
     .map(([cause, n]) => `${n} ${cause}`)
