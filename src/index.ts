@@ -4,6 +4,7 @@
 // any -o format. The CLI diagnoses and triages through `diagnosePod` and `triagePods` here: one
 // path. What may change within v1 is written in README ("The JSON contract").
 import { diagnose as diagnoseWith, type Outcome } from './engine/diagnose.js';
+import type { Findings } from './engine/diagnosis.js';
 import type { Query } from './engine/target.js';
 import { triage as triageWith, type Triage, type TriageScope } from './engine/triage.js';
 import { describeNotFound } from './messages/errors.js';
@@ -13,6 +14,7 @@ import { reporters, type Output } from './report/index.js';
 import { present } from './report/present.js';
 import type { TriageV1 } from './report/triage/contract.js';
 import { triageReporters } from './report/triage/index.js';
+import { triageEntry } from './report/triage/group.js';
 import { presentTriage } from './report/triage/present.js';
 import { readDump as readDumpFrom } from './sources/dump/read.js';
 import type { Snapshot } from './snapshot/types.js';
@@ -29,9 +31,9 @@ export function diagnosePod(snapshot: Snapshot, query: Query): Outcome {
   return diagnoseWith(ruleSet, snapshot, query);
 }
 
-/** The engine's answers for every pending pod of a scope (the CLI's path). */
-export function triagePods(snapshot: Snapshot, scope: TriageScope): Triage {
-  return triageWith(ruleSet, snapshot, scope);
+/** The engine's answers for every pending pod of a scope, as `keep` keeps each (the CLI's path). */
+export function triagePods<T>(snapshot: Snapshot, scope: TriageScope, keep: (found: Findings) => T): Triage<T> {
+  return triageWith(ruleSet, snapshot, scope, keep);
 }
 
 /** What -o writes, as a string. */
@@ -60,6 +62,6 @@ export interface TriageResult {
 
 /** Triages the pending pods of a namespace (or of every namespace: no namespace). */
 export function triage(snapshot: Snapshot, scope: { namespace?: string } = {}): TriageResult {
-  const json = presentTriage({ scope, source: snapshot.source, ...triagePods(snapshot, scope) });
+  const json = presentTriage({ scope, source: snapshot.source, ...triagePods(snapshot, scope, triageEntry) });
   return { json, text: (format = 'human') => textOf((out) => triageReporters[format](json, out)) };
 }

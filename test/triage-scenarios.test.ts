@@ -7,6 +7,7 @@ import { parseSelector } from '../src/cli/selector.js';
 import { triage, type TriageScope } from '../src/engine/triage.js';
 import { ruleSet } from '../src/messages/registry.js';
 import { reportTriageHuman } from '../src/report/triage/human.js';
+import { triageEntry } from '../src/report/triage/group.js';
 import { presentTriage } from '../src/report/triage/present.js';
 import { readDump } from '../src/sources/dump/read.js';
 import { folderNames, readScenario, triageScenariosRoot as root } from './support/scenario-folders.js';
@@ -43,7 +44,7 @@ describe.each(folders)('triage scenario %s', (folder) => {
       ...(expected.scope.namespace !== undefined ? { namespace: expected.scope.namespace } : {}),
       ...(expected.scope.selector !== undefined ? { selector: parseSelector(expected.scope.selector) } : {}),
     };
-    const doc = presentTriage({ scope, source: snapshot.source, ...triage(ruleSet, snapshot, scope) });
+    const doc = presentTriage({ scope, source: snapshot.source, ...triage(ruleSet, snapshot, scope, triageEntry) });
     const json = JSON.parse(JSON.stringify(doc)) as unknown;
     expectValidTriage(json);
     const all = expected.scope.namespace === undefined;

@@ -6,6 +6,7 @@ import { nodeIndex } from '../engine/facts.js';
 import { withDerivedGaps } from '../engine/gaps.js';
 import type { TriageScope } from '../engine/triage.js';
 import { triageReporters } from '../report/triage/index.js';
+import { triageEntry } from '../report/triage/group.js';
 import { presentTriage } from '../report/triage/present.js';
 import { parseSelector } from './selector.js';
 import { watchPod, watchTriage } from './watch.js';
@@ -168,10 +169,15 @@ async function runTriage(source: Source, options: CliOptions, save: SaveRequest 
     sayCaptured(saved, save);
     return exitCodes.ok;
   }
-  const triaged = triagePods(snapshot, scope);
+  // What the run covered, for the code cache (codeCache.ts), taken as each pod is kept.
+  const covered = new Set<string>();
+  const triaged = triagePods(snapshot, scope, (found) => {
+    for (const tag of diagnosisCoverage(found)) covered.add(tag);
+    return triageEntry(found);
+  });
   triageReporters[options.output](presentTriage({ scope, source: snapshot.source, ...triaged }), writerFor(options));
   if (save) sayCaptured(saved, save);
-  launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...triaged.findings.flatMap(diagnosisCoverage)]);
+  launchHooks.covered(['triage', options.fromDump ? 'dump' : 'live', options.output, ...covered]);
   return exitCodes.ok;
 }
 

@@ -10,6 +10,7 @@ import type { TriageScope } from '../engine/triage.js';
 import { summarySentence } from '../messages/summary.js';
 import { diagnosePod, triagePods } from '../index.js';
 import { escapeTerminal } from '../report/escape.js';
+import { triageEntry } from '../report/triage/group.js';
 import { presentTriage } from '../report/triage/present.js';
 import type { TriageV1 } from '../report/triage/contract.js';
 import type { Writer } from '../report/writer.js';
@@ -84,7 +85,7 @@ export async function watchTriage(source: Source & { watcher: NonNullable<Source
     for (;;) {
       const marks = await w.mark();
       const snapshot = await source.readTriage(scope, quiet);
-      const t = presentTriage({ scope, source: snapshot.source, ...triagePods(snapshot, scope) });
+      const t = presentTriage({ scope, source: snapshot.source, ...triagePods(snapshot, scope, triageEntry) });
       if (timingsWanted()) process.stderr.write(`${memoryLine()}\n`);
       if (t.counts.pending === 0) {
         say(out, `No pending pods left in ${where}. Done.`);

@@ -124,15 +124,31 @@ function addKeys(tally: Record<string, number>, reasons: readonly Reason[], time
   }
 }
 
-// Indexed loops: this walks 5,000 verdicts once per process, before V8 has compiled it. Nodes
+// Pods of one equivalence class share their verdicts (a triage's 5,000 pending pods are about
+// 150 classes): each array is tallied once, and the tally shared (frozen: never changed after).
+const talliesOf = new WeakMap<readonly NodeVerdict[], { tally: Readonly<Record<string, number>>; fitting: number }>();
+
+function tallied(nodes: NodeVerdict[]): { tally: Readonly<Record<string, number>>; fitting: number } {
+  let counted = talliesOf.get(nodes);
+  if (!counted) {
+    let fitting = 0;
+    for (let n = 0; n < nodes.length; n++) if ((nodes[n] as NodeVerdict).fits) fitting++;
+    counted = { tally: Object.freeze(tallyOnce(nodes)), fitting };
+    talliesOf.set(nodes, counted);
+  }
+  return counted;
+}
+
+function engineTally(nodes: NodeVerdict[], preFilter: Reason[]): Record<string, number> {
+  if (preFilter[0]) return { [tallyKey(preFilter[0])]: nodes.length };
+  return tallied(nodes).tally as Record<string, number>;
+}
+
+// Indexed loops: this walks 5,000 verdicts once per class, before V8 has compiled it. Nodes
 // of one class share their list of reasons (the judge keeps a rule's own list): a run of them is
 // counted at once.
-function engineTally(nodes: NodeVerdict[], preFilter: Reason[]): Record<string, number> {
+function tallyOnce(nodes: NodeVerdict[]): Record<string, number> {
   const tally: Record<string, number> = {};
-  if (preFilter[0]) {
-    tally[tallyKey(preFilter[0])] = nodes.length;
-    return tally;
-  }
   let run: readonly Reason[] | undefined;
   let runLength = 0;
   for (let n = 0; n < nodes.length; n++) {
@@ -193,7 +209,7 @@ export function compareWithScheduler(
   if (parsed.totalNodes !== undefined && parsed.totalNodes !== nodes.length) {
     differences.push({ key: 'nodes', scheduler: parsed.totalNodes, engine: nodes.length });
   }
-  const fitting = nodes.filter((n) => n.fits).length;
+  const { fitting } = tallied(nodes);
   if (fitting > 0 && parsed.kind === 'nodeCounts') differences.push({ key: 'fitting nodes', scheduler: 0, engine: fitting });
   // Counts the replay could not check (a gap, a plugin not modelled) are not disagreements:
   // the scheduler saw what the input lacks. When they explain every difference, the answer is

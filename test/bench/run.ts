@@ -15,6 +15,7 @@ import { startupBench } from './startup.js';
 import { syntheticCluster } from './synthetic.js';
 import { triageCluster } from './triage.js';
 import { triage } from '../../src/engine/triage.js';
+import { triageEntry } from '../../src/report/triage/group.js';
 import { presentTriage } from '../../src/report/triage/present.js';
 
 function mb(bytes: number): string {
@@ -62,7 +63,7 @@ for (const [nodes, perNode] of [
 {
   const cluster = triageCluster(5000, 10, 1000);
   const snapshot: Snapshot = { source: { kind: 'dump', description: 'synthetic' }, objects: { ...emptyCollections(), nodes: cluster.nodes, pods: cluster.pods }, gaps: [] };
-  const doc = await time('triage: 1000 pending pods, 5000 nodes, 50000 pods', () => presentTriage({ scope: { namespace: 'shop' }, source: snapshot.source, ...triage(ruleSet, snapshot, { namespace: 'shop' }) }), 1);
+  const doc = await time('triage: 1000 pending pods, 5000 nodes, 50000 pods', () => presentTriage({ scope: { namespace: 'shop' }, source: snapshot.source, ...triage(ruleSet, snapshot, { namespace: 'shop' }, triageEntry) }), 1);
   console.log(`${'triage groups'.padEnd(58)} ${doc.groups.map((g) => `${g.count} ${g.cause.plugin ?? g.cause.stage}`).join(', ')}`);
 }
 

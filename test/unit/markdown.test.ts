@@ -92,10 +92,11 @@ describe('-o markdown of a triage', () => {
   it('is one table row per cause, its pods in code spans', async () => {
     const { triage } = await import('../../src/engine/triage.js');
     const { presentTriage } = await import('../../src/report/triage/present.js');
+    const { triageEntry } = await import('../../src/report/triage/group.js');
     const { reportTriageMarkdown } = await import('../../src/report/markdown/triage.js');
     const { dump } = readScenario<Expected>(scenariosRoot, 'captured-1.37-gang-unschedulable');
     const snapshot = await readDump(dump, process.stdin);
-    const t = presentTriage({ scope: { namespace: 'ml' }, source: snapshot.source, ...triage(ruleSet, snapshot, { namespace: 'ml' }) });
+    const t = presentTriage({ scope: { namespace: 'ml' }, source: snapshot.source, ...triage(ruleSet, snapshot, { namespace: 'ml' }, triageEntry) });
     let text = '';
     reportTriageMarkdown(t, { write: (s) => (text += s), color: false, columns: 120 });
     const tokens = md.parse(text, {});

@@ -18,25 +18,24 @@ function pod(name: string, spec: V1Pod['spec'], extra: Partial<V1Pod> = {}): V1P
 describe('triage', () => {
   it('diagnoses each pending pod as a single diagnosis of it would, though pods of a class share the replay', async () => {
     const snapshot = await readDump(several, process.stdin);
-    const t = triage(ruleSet, snapshot, {});
+    const t = triage(ruleSet, snapshot, {}, (found) => found);
     const alone = pendingPods(snapshot, {}).map((p) => diagnosePod(ruleSet, snapshot, p));
     // By namespace, then name.
-    expect(t.findings.map((d) => d.pod.name)).toEqual(['report', 'api-5c6b7-pqrst', 'api-5c6b7-uvwxy', 'migrate', 'web-7d9f8-abcde', 'web-7d9f8-fghij', 'web-7d9f8-klmno']);
-    expect(t.findings.map((f) => t.diagnosisOf(f))).toEqual(alone);
+    expect(t.kept.map((d) => d.pod.name)).toEqual(['report', 'api-5c6b7-pqrst', 'api-5c6b7-uvwxy', 'migrate', 'web-7d9f8-abcde', 'web-7d9f8-fghij', 'web-7d9f8-klmno']);
+    expect(t.kept.map((_, i) => t.diagnosisOf(i))).toEqual(alone);
     // The findings are the diagnosis without its fixes.
-    expect(t.findings).toEqual(alone.map(({ fixes: _f, podsToConfirmFixes: _p, ...findings }) => findings));
+    expect(t.kept).toEqual(alone.map(({ fixes: _f, podsToConfirmFixes: _p, ...findings }) => findings));
     expect(alone.some((d) => d.fixes.length > 0)).toBe(true);
   });
 
   it('at scale, pods of one ReplicaSet get the verdicts the first of them got, computed alone', () => {
     const cluster = triageCluster(60, 2, 25);
     const snapshot: Snapshot = { source: { kind: 'dump', description: 'synthetic' }, objects: { ...emptyCollections(), nodes: cluster.nodes, pods: cluster.pods }, gaps: [] };
-    const t = triage(ruleSet, snapshot, { namespace: 'shop' });
-    expect(t.findings).toHaveLength(25);
+    const t = triage(ruleSet, snapshot, { namespace: 'shop' }, (found) => found);
+    expect(t.kept).toHaveLength(25);
     const last = pendingPods(snapshot, { namespace: 'shop' }).at(-1);
-    const lastFound = t.findings.at(-1);
-    if (!last || !lastFound) throw new Error('no pending pod');
-    expect(t.diagnosisOf(lastFound)).toEqual(diagnosePod(ruleSet, snapshot, last));
+    if (!last) throw new Error('no pending pod');
+    expect(t.diagnosisOf(24)).toEqual(diagnosePod(ruleSet, snapshot, last));
   });
 
   it('proposes fixes only for the pods asked about, once per class (a triage shows one pod\'s per group)', async () => {
@@ -47,16 +46,15 @@ describe('triage', () => {
     const pods = pendingPods(snapshot, {});
     const i = pods.findIndex((p) => equivalenceKey(p) !== undefined && diagnosePod(ruleSet, snapshot, p).fixes.length > 0);
     expect(i).toBeGreaterThanOrEqual(0);
-    const t = triage(counted, snapshot, {});
-    const found = t.findings[i];
-    if (!found) throw new Error('no such finding');
+    const t = triage(counted, snapshot, {}, (found) => 'fixes' in found);
+    // Nothing proposed while the pods were replayed: a finding has no fixes to keep.
+    expect(t.kept).not.toContain(true);
     calls = 0;
-    const first = t.diagnosisOf(found);
-    // Its class was judged during the triage: what runs now is the fixes' replay alone.
+    const first = t.diagnosisOf(i);
     expect(first.fixes.length).toBeGreaterThan(0);
     expect(calls).toBeGreaterThan(0);
     calls = 0;
-    expect(t.diagnosisOf(found)).toEqual(first);
+    expect(t.diagnosisOf(i)).toEqual(first);
     expect(calls).toBe(0);
   });
 
@@ -70,20 +68,37 @@ describe('triage', () => {
       objects: { ...emptyCollections(), nodes: [node], pods: [pod('a', spec, { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] } }), pod('b', spec)] },
       gaps: [],
     };
-    const t = triage(ruleSet, snapshot, {});
-    expect(t.findings.map((f) => f.stage)).toEqual(['ScheduledNotRunning', 'NodeNameSet']);
+    const t = triage(ruleSet, snapshot, {}, (found) => found);
+    expect(t.kept.map((f) => f.stage)).toEqual(['ScheduledNotRunning', 'NodeNameSet']);
     const [a, b] = pendingPods(snapshot, {}).map((p) => diagnosePod(ruleSet, snapshot, p));
-    expect(t.findings[0]?.counts).toEqual(a?.counts);
-    expect(t.findings[1]?.counts).toEqual(b?.counts);
+    expect(t.kept[0]?.counts).toEqual(a?.counts);
+    expect(t.kept[1]?.counts).toEqual(b?.counts);
     expect(b?.counts.nodes).toBe(1);
   });
 
-  it('refuses findings of another triage', async () => {
+  it('refuses an index that is no pending pod of the triage', async () => {
     const snapshot = await readDump(several, process.stdin);
-    const [a, b] = [triage(ruleSet, snapshot, {}), triage(ruleSet, snapshot, {})];
-    const other = b.findings[0];
-    if (!other) throw new Error('no pending pod');
-    expect(() => a.diagnosisOf(other)).toThrow(/are not this triage's/);
+    const t = triage(ruleSet, snapshot, {}, () => 0);
+    expect(() => t.diagnosisOf(t.kept.length)).toThrow(/no pending pod at 7 in this triage of 7/);
+  });
+
+  it('replays class after class, so that only one class\'s verdicts are alive at a time, and keeps pods in order', () => {
+    // Two ReplicaSets' pods interleaved by name: a1 b1 a2 b2 ... in the scope's order.
+    const spec = (cpu: string) => ({ containers: [{ name: 'c', image: 'i', resources: { requests: { cpu } } }] });
+    const owned = (rs: string) => ({ metadata: { namespace: 'shop', labels: { app: rs }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, uid: rs, controller: true }] } });
+    const pods = ['1', '2', '3'].flatMap((n) => [
+      { ...pod(`a${n}`, spec('64')), ...owned('a'), metadata: { ...owned('a').metadata, name: `a${n}` } },
+      { ...pod(`b${n}`, spec('65')), ...owned('b'), metadata: { ...owned('b').metadata, name: `b${n}` } },
+    ]);
+    const node = { metadata: { name: 'n1', labels: {} }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } };
+    const snapshot: Snapshot = { source: { kind: 'dump', description: 'two classes' }, objects: { ...emptyCollections(), nodes: [node], pods }, gaps: [] };
+    const order: string[] = [];
+    const t = triage(ruleSet, snapshot, {}, (found) => {
+      order.push(found.pod.name ?? '');
+      return found.pod.name;
+    });
+    expect(order).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
+    expect(t.kept).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3'].sort());
   });
 
   it('leaves out running, succeeded and terminating pods, and pods outside the scope', () => {

@@ -8,6 +8,7 @@ import { ruleSet } from '../../src/messages/registry.js';
 import { triage } from '../../src/engine/triage.js';
 import { reportJson } from '../../src/report/json.js';
 import { triageReporters } from '../../src/report/triage/index.js';
+import { triageEntry } from '../../src/report/triage/group.js';
 import { presentTriage } from '../../src/report/triage/present.js';
 import { reportYaml, toYaml } from '../../src/report/yaml.js';
 import { readDump } from '../../src/sources/dump/read.js';
@@ -89,7 +90,7 @@ describe('a triage\'s -o yaml holds its -o json data, for every triage scenario 
   for (const folder of folderNames(triageScenariosRoot)) {
     it(folder, async () => {
       const snapshot = await readDump(readScenario(triageScenariosRoot, folder).dump, process.stdin);
-      const report = presentTriage({ scope: {}, source: snapshot.source, ...triage(ruleSet, snapshot, {}) });
+      const report = presentTriage({ scope: {}, source: snapshot.source, ...triage(ruleSet, snapshot, {}, triageEntry) });
       expect(report.groups.length).toBeGreaterThan(0);
       let json = '';
       let yaml = '';

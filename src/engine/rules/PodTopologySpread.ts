@@ -14,6 +14,7 @@ import type { NodeRecord } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
+import { podsLabelled } from '../match/podsLabelled.js';
 import { matchesRequiredNodeAffinity } from '../match/nodeSelector.js';
 import { isTerminating } from '../facts.js';
 import { untoleratedTaints } from '../match/tolerations.js';
@@ -127,7 +128,15 @@ function passesInclusionPolicies(constraint: Constraint, pod: V1Pod, node: NodeR
 function countMatching(pods: readonly V1Pod[], selector: V1LabelSelector | undefined, namespace: string): number {
   // An empty selector counts nothing (common.go countPodsMatchSelector), though it matches the pod itself.
   if (isEmptySelector(selector)) return 0;
-  return pods.filter((p) => !isTerminating(p) && (p.metadata?.namespace ?? 'default') === namespace && matchesLabelSelector(selector, p.metadata?.labels)).length;
+  // Only pods carrying one of its matchLabels entries can match: looked up, not scanned for.
+  const [anchor] = Object.entries(selector?.matchLabels ?? {});
+  const candidates = anchor ? podsLabelled(pods, anchor[0], anchor[1]) : pods;
+  let count = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const p = candidates[i] as V1Pod;
+    if (!isTerminating(p) && (p.metadata?.namespace ?? 'default') === namespace && matchesLabelSelector(selector, p.metadata?.labels)) count++;
+  }
+  return count;
 }
 
 function computeState(ctx: RuleContext): SpreadState {

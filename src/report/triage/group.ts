@@ -7,6 +7,7 @@ import type { Stage } from '../../engine/stage.js';
 import type { ObjectRef } from '../../engine/events.js';
 import { stageCause } from '../../messages/stages.js';
 import { leadingCause } from '../../messages/summary.js';
+import type { TriagePodV1 } from './contract.js';
 
 export interface TriageCause {
   stage: Stage;
@@ -24,9 +25,32 @@ export interface TriageCause {
   autoscalerReasons?: string[];
 }
 
+/** What a triage keeps of each pending pod: its cause, not its verdicts (one per node). */
+export interface TriageEntry {
+  cause: TriageCause;
+  pod: TriagePodV1;
+  /** The top of the pod's owner chain (Deployment above ReplicaSet); none for a bare pod. */
+  owner: ObjectRef | undefined;
+}
+
 export interface TriageGroup {
   cause: TriageCause;
-  findings: Findings[];
+  /** The index, among the triage's entries, of the group's first pod: its diagnosis is shown. */
+  first: number;
+  entries: TriageEntry[];
+}
+
+export function triageEntry(d: Findings): TriageEntry {
+  return {
+    cause: causeOf(d),
+    pod: {
+      pod: { namespace: d.pod.namespace, name: d.pod.name ?? '' },
+      stage: d.stage,
+      ...(d.pod.nodeName ? { nodeName: d.pod.nodeName } : {}),
+      ...(d.pod.nominatedNodeName ? { nominatedNodeName: d.pod.nominatedNodeName } : {}),
+    },
+    owner: d.pod.owners[d.pod.owners.length - 1],
+  };
 }
 
 function causeOf(d: Findings): TriageCause {
@@ -64,23 +88,21 @@ function identity(c: TriageCause): string {
   return JSON.stringify([c.stage, c.plugin ?? '', c.reason ?? '', c.key, c.autoscalerReasons ?? []]);
 }
 
-export function groupByCause(findings: readonly Findings[]): TriageGroup[] {
+export function groupByCause(entries: readonly TriageEntry[]): TriageGroup[] {
   const groups = new Map<string, TriageGroup>();
-  for (const d of findings) {
-    const cause = causeOf(d);
-    const id = identity(cause);
-    const group = groups.get(id) ?? { cause, findings: [] };
-    group.findings.push(d);
+  entries.forEach((entry, index) => {
+    const id = identity(entry.cause);
+    const group = groups.get(id) ?? { cause: entry.cause, first: index, entries: [] };
+    group.entries.push(entry);
     groups.set(id, group);
-  }
-  return [...groups.values()].sort((a, b) => b.findings.length - a.findings.length);
+  });
+  return [...groups.values()].sort((a, b) => b.entries.length - a.entries.length);
 }
 
 /** The top of each pod's owner chain (Deployment above ReplicaSet), with how many pods it has here. */
 export function ownersOf(group: TriageGroup): { owner: ObjectRef | undefined; pods: number }[] {
   const counts = new Map<string, { owner: ObjectRef | undefined; pods: number }>();
-  for (const d of group.findings) {
-    const top = d.pod.owners[d.pod.owners.length - 1];
+  for (const { owner: top } of group.entries) {
     const id = top ? `${top.kind}/${top.namespace}/${top.name}` : '';
     const entry = counts.get(id) ?? { owner: top, pods: 0 };
     entry.pods += 1;

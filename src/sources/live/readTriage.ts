@@ -12,10 +12,11 @@ import { formatLabelSelector, isClusterAutoscalerEvent, isKarpenterEvent, select
 import type { CollectionName, NamespaceRecord, NodeRecord, Snapshot } from '../../snapshot/types.js';
 import type { LiveConfig } from './config.js';
 import { namespaceRecord } from './compact.js';
-import { neighbourListCut, nodeListCut } from './cuts.js';
+import { nodeListCut } from './cuts.js';
 import { LiveReader } from './reader.js';
 import { autoscalerStatus, karpenterObjects } from './reads/autoscalers.js';
-import { nominatedPodsSelector, nonTerminal, rbacName, resources } from './resources.js';
+import { NodePods } from './reads/nodePods.js';
+import { nominatedPodsSelector, rbacName, resources } from './resources.js';
 import { Transport, type ReadLiveOptions } from './transport.js';
 
 type Listed = Exclude<CollectionName, 'events' | 'pods'>;
@@ -48,9 +49,10 @@ export async function readTriageLive(config: LiveConfig, scope: TriageScope, pro
     progress(`${pending.length} pending pod${pending.length === 1 ? '' : 's'}: reading nodes, bound pods, events, owners and policies once for all`);
     await Promise.all([
       // Nodes and bound pods as a single pod's read keeps them (NodeRecord, compactNeighbour): in
-      // protobuf, or cut from JSON. The pending ones, bound included, are whole: read first.
+      // protobuf, or cut from JSON; the bound pods a few namespaces at once, as a single pod's
+      // read of every pod. The pending ones, bound included, are whole: read first.
       reader.list<NodeRecord>(resources.nodes, undefined, 'listing nodes', { cut: nodeListCut() }),
-      reader.list<V1Pod>(resources.pods, undefined, 'listing pods bound to nodes', { query: { fieldSelector: `spec.nodeName!=,${nonTerminal}` }, cut: neighbourListCut() }),
+      new NodePods(reader).everyBoundPod(),
       ...namespaces.map((ns) => reader.events(ns, undefined, `listing events in ${ns === undefined ? 'all namespaces' : `namespace ${ns}`}`)),
       ...namespaces.flatMap((ns) => perNamespace.map((c) => fill(c, ns))),
       ...clusterWide.map((c) => fill(c, undefined)),

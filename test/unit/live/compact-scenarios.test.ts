@@ -14,6 +14,7 @@ import { readDump } from '../../../src/sources/dump/read.js';
 import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
 import { triage } from '../../../src/engine/triage.js';
+import { triageEntry } from '../../../src/report/triage/group.js';
 import { presentTriage } from '../../../src/report/triage/present.js';
 import { folderNames, readScenario, scenariosRoot, triageScenariosRoot } from '../../support/scenario-folders.js';
 
@@ -69,7 +70,7 @@ describe('bound pods and nodes cut as a triage\'s read cuts them give the same t
         return compactNeighbour(p);
       });
       cut.objects.nodes = cut.objects.nodes.map(compactNode);
-      const of = (snapshot: Snapshot) => JSON.stringify(presentTriage({ scope: {}, source: snapshot.source, ...triage(ruleSet, snapshot, {}) }));
+      const of = (snapshot: Snapshot) => JSON.stringify(presentTriage({ scope: {}, source: snapshot.source, ...triage(ruleSet, snapshot, {}, triageEntry) }));
       expect(of(cut)).toBe(of(whole));
     });
   }

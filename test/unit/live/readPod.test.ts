@@ -261,6 +261,22 @@ describe('pods that can change a verdict', () => {
     expect(snapshot.gaps).toEqual([]);
   });
 
+  it('a triage reads the bound pods as a single pod reads every pod: by namespace, the pending pods whole', async () => {
+    const objects = roomyCase();
+    objects['namespaces'] = [{ metadata: { name: 'other' } }, { metadata: { name: ns } }];
+    const server = await cluster(objects);
+    const snapshot = await readTriageLive(configFor(server.url), { namespace: ns }, () => undefined);
+    const bound = paths(server).filter((p) => /^\/api\/v1\/(namespaces\/[^/]+\/)?pods\?fieldSelector=spec.nodeName!=/.test(p));
+    expect(bound.sort()).toEqual([
+      '/api/v1/namespaces/other/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+      '/api/v1/namespaces/shop/pods?fieldSelector=spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed&limit=500',
+    ]);
+    expect(snapshot.objects.pods.map((p) => p.metadata?.name).sort()).toEqual(['a', 'b', 'web-0']);
+    // The pending pod is the one the pending pods' read brought, whole.
+    expect(snapshot.objects.pods.find((p) => p.metadata?.name === 'web-0')?.spec?.containers?.[0]?.image).toBeDefined();
+    expect(snapshot.gaps).toEqual([]);
+  });
+
   it('namespaces that cannot be listed: one paged read of every pod, and nothing missing', async () => {
     const server = await cluster(roomyCase(), ['/api/v1/namespaces']);
     const snapshot = await readLive(configFor(server.url), { namespace: ns, name: 'web-0' }, undefined, { perObjectReadsUpTo: 1 });

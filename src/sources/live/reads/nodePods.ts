@@ -107,6 +107,14 @@ export class NodePods {
   }
 
   /**
+   * Every non-terminal pod bound to a node, as a single pod's read keeps them: a triage's read,
+   * where any node may matter to one of the pending pods.
+   */
+  everyBoundPod(): Promise<void> {
+    return this.everyPod(() => true);
+  }
+
+  /**
    * The pods of nodes the first read skipped (node objects ruled them out), so that a fix
    * replayed there (tolerate the taint, add the label) is judged against what runs on them.
    */
