@@ -16,6 +16,7 @@ import type { TriageV1 } from '../report/triage/contract.js';
 import type { Writer } from '../report/writer.js';
 import type { Source } from '../sources/source.js';
 import type { expired, Watcher } from '../sources/live/watch.js';
+import { collectNowAndThen, stopCollecting } from './collect.js';
 import { exitCodes } from './exit-codes.js';
 import { memoryLine, timingsWanted } from './timings.js';
 
@@ -65,10 +66,12 @@ export async function watchPod(source: Source & { watcher: NonNullable<Source['w
       }
       if (d.stage === 'ScheduledNotRunning' && last?.stage !== 'ScheduledNotRunning') say(out, `Scheduled to node ${d.pod.nodeName ?? ''}; watching until its kubelet reports it running.`);
       last = d;
+      await collectNowAndThen();
       trigger = await nextChange(w, marks);
     }
   } finally {
     w.close();
+    stopCollecting();
   }
 }
 
@@ -97,10 +100,12 @@ export async function watchTriage(source: Source & { watcher: NonNullable<Source
         for (const line of lines) out.write(`${escapeTerminal(line)}\n`);
       }
       last = lines;
+      await collectNowAndThen();
       trigger = await nextChange(w, marks);
     }
   } finally {
     w.close();
+    stopCollecting();
   }
 }
 

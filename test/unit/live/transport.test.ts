@@ -332,6 +332,39 @@ describe('status codes', () => {
   });
 });
 
+describe('the memory of a page', () => {
+  it('frees a large gzip page\'s buffers once it is read, and the answer is whole', async () => {
+    const { gzipSync } = await import('node:zlib');
+    // 3,000 nodes with a long label each: about 3 MB inflated, so zlib hands over whole 1 MB buffers.
+    const items = Array.from({ length: 3000 }, (_, i) => ({ ...node(`n${i}`), metadata: { name: `n${i}`, labels: { note: 'x'.repeat(900) } } }));
+    const body = gzipSync(JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items }));
+    const server = await serve({
+      '/api/v1/nodes': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
+        res.end(body);
+      },
+    });
+    const { t } = transport(configFor(server.url));
+    const detached: number[] = [];
+    const transfer = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'transfer')?.value as (this: ArrayBuffer, length?: number) => ArrayBuffer;
+    Object.defineProperty(ArrayBuffer.prototype, 'transfer', {
+      configurable: true,
+      writable: true,
+      value(this: ArrayBuffer, length?: number) {
+        detached.push(this.byteLength);
+        return transfer.call(this, length);
+      },
+    });
+    cleanups.push(() => Object.defineProperty(ArrayBuffer.prototype, 'transfer', { configurable: true, writable: true, value: transfer }));
+    const read = await t.list<{ metadata: { name: string; labels: Record<string, string> } }>({ path: '/api/v1/nodes', what: 'listing nodes' });
+    expect(read).toHaveLength(3000);
+    expect(read[2999]?.metadata.labels['note']).toHaveLength(900);
+    // zlib's whole output buffers, and the page joined from them.
+    expect(detached.filter((n) => n === 1 << 20).length).toBeGreaterThanOrEqual(2);
+    expect(detached.some((n) => n > 2_500_000)).toBe(true);
+  });
+});
+
 describe('timeouts', () => {
   it('--request-timeout ends a request that never answers', async () => {
     const server = await serve({ '/api/v1/nodes/n1': () => undefined });
