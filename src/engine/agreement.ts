@@ -9,6 +9,7 @@ import type { Reason, Rule } from './reasons.js';
 import type { RuleContext } from './model.js';
 import type { NodeVerdict } from './judge.js';
 import type { PluginName } from './names.js';
+import { countVerdicts } from './verdictCounts.js';
 import { isAutoscalerEvent } from './story/autoscaler.js';
 import { isCutAtEventLimit, parseSchedulerMessage, type ParsedSchedulerMessage, type SchedulerCatalog } from './scheduler-message/index.js';
 
@@ -126,22 +127,16 @@ function addKeys(tally: Record<string, number>, reasons: readonly Reason[], time
 
 // Pods of one equivalence class share their verdicts (a triage's 5,000 pending pods are about
 // 150 classes): each array is tallied once, and the tally shared (frozen: never changed after).
-const talliesOf = new WeakMap<readonly NodeVerdict[], { tally: Readonly<Record<string, number>>; fitting: number }>();
-
-function tallied(nodes: NodeVerdict[]): { tally: Readonly<Record<string, number>>; fitting: number } {
-  let counted = talliesOf.get(nodes);
-  if (!counted) {
-    let fitting = 0;
-    for (let n = 0; n < nodes.length; n++) if ((nodes[n] as NodeVerdict).fits) fitting++;
-    counted = { tally: Object.freeze(tallyOnce(nodes)), fitting };
-    talliesOf.set(nodes, counted);
-  }
-  return counted;
-}
+const talliesOf = new WeakMap<readonly NodeVerdict[], Readonly<Record<string, number>>>();
 
 function engineTally(nodes: NodeVerdict[], preFilter: Reason[]): Record<string, number> {
   if (preFilter[0]) return { [tallyKey(preFilter[0])]: nodes.length };
-  return tallied(nodes).tally as Record<string, number>;
+  let tally = talliesOf.get(nodes);
+  if (!tally) {
+    tally = Object.freeze(tallyOnce(nodes));
+    talliesOf.set(nodes, tally);
+  }
+  return tally as Record<string, number>;
 }
 
 // Indexed loops: this walks 5,000 verdicts once per class, before V8 has compiled it. Nodes
@@ -209,7 +204,7 @@ export function compareWithScheduler(
   if (parsed.totalNodes !== undefined && parsed.totalNodes !== nodes.length) {
     differences.push({ key: 'nodes', scheduler: parsed.totalNodes, engine: nodes.length });
   }
-  const { fitting } = tallied(nodes);
+  const { fitting } = countVerdicts(nodes);
   if (fitting > 0 && parsed.kind === 'nodeCounts') differences.push({ key: 'fitting nodes', scheduler: 0, engine: fitting });
   // Counts the replay could not check (a gap, a plugin not modelled) are not disagreements:
   // the scheduler saw what the input lacks. When they explain every difference, the answer is

@@ -7,6 +7,7 @@ import { type Diagnosis, type Findings, type Note, type PodSummary } from './dia
 import { judgedStages, schedulerJudgedStages, type StageDetail } from './stage.js';
 import type { NodeVerdict } from './judge.js';
 import { equivalenceKey, type EquivalenceCache } from './equivalence.js';
+import { countVerdicts } from './verdictCounts.js';
 import { eventsAbout, type ObjectRef } from './events.js';
 import { buildContext } from './context.js';
 import { ordered, proposeFixes } from './fixes/index.js';
@@ -16,7 +17,6 @@ import { judge, type Judgement } from './judge.js';
 import { karpenterCollections, withKarpenter } from './karpenter/index.js';
 import type { RuleSet } from './reasons.js';
 import { ownerAndAbove, ownerChain } from './owners.js';
-import type { PluginName } from './names.js';
 import { clusterRelease, releaseOf } from './release.js';
 import { forRelease } from './releaseRules.js';
 import { originSources } from './resources/originSources.js';
@@ -75,66 +75,6 @@ function summarize(pod: V1Pod, owners: ObjectRef[]): PodSummary & { name: string
     ...(pod.spec?.priority !== undefined ? { priority: pod.spec.priority } : {}),
     owners,
   };
-}
-
-interface VerdictCounts {
-  fitting: number;
-  unproven: number;
-  byFirstPlugin: Partial<Record<PluginName, number>>;
-  exceedEverywhere: boolean;
-}
-
-// The pods of one class share their verdicts (the same array), and so their counts; kept by the
-// verdicts, not the class, since a pod of the class in a stage that judges no node has none.
-const countsOf = new WeakMap<readonly NodeVerdict[], VerdictCounts>();
-
-/** How many nodes fit, are unproven, and fail first on each plugin; whether the request exceeds every node. */
-function countVerdicts(nodes: readonly NodeVerdict[]): VerdictCounts {
-  let counts = countsOf.get(nodes);
-  if (!counts) {
-    counts = countOnce(nodes);
-    countsOf.set(nodes, counts);
-  }
-  return counts;
-}
-
-function countOnce(nodes: readonly NodeVerdict[]): VerdictCounts {
-  // One pass over 5,000 verdicts, indexed (it runs once, before V8 compiles it).
-  let fitting = 0;
-  let unproven = 0;
-  let exceedEverywhere = nodes.length > 0;
-  const byFirstPlugin: Partial<Record<PluginName, number>> = {};
-  // Nodes of one class share their list of reasons: a run of them is counted at once.
-  let run: NodeVerdict['reasons'] | undefined;
-  let runLength = 0;
-  const endRun = () => {
-    const first = run?.[0];
-    if (first) byFirstPlugin[first.plugin] = (byFirstPlugin[first.plugin] ?? 0) + runLength;
-  };
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i] as NodeVerdict;
-    if (node.verdict === 'fits') fitting++;
-    else if (node.verdict === 'unproven') unproven++;
-    if (node.reasons === run) {
-      runLength++;
-      continue;
-    }
-    endRun();
-    run = node.reasons;
-    runLength = 1;
-    if (exceedEverywhere && !exceedsAllocatable(node.reasons)) exceedEverywhere = false;
-  }
-  endRun();
-  return { fitting, unproven, byFirstPlugin, exceedEverywhere };
-}
-
-/** A reason of the node says the request is larger than its whole allocatable. */
-function exceedsAllocatable(reasons: NodeVerdict['reasons']): boolean {
-  for (let i = 0; i < reasons.length; i++) {
-    const detail = (reasons[i] as NodeVerdict['reasons'][number]).detail;
-    if (detail.kind === 'insufficientResource' && detail.exceedsAllocatable) return true;
-  }
-  return false;
 }
 
 /** Diagnoses one Pod object of the snapshot, fixes included. */

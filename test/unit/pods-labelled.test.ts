@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { podsLabelled } from '../../src/engine/match/podsLabelled.js';
+import { anchorOf, mayMatch } from '../../src/engine/match/podsLabelled.js';
+
+const podsLabelled = (pods: readonly V1Pod[], key: string, value: string) => mayMatch(pods, [key, value]);
 
 const pod = (name: string, labels?: Record<string, string>): V1Pod => ({ metadata: { name, ...(labels ? { labels } : {}) } });
 
-describe('podsLabelled', () => {
+describe('mayMatch', () => {
   const pods = [pod('a', { app: 'web', tier: 'front' }), pod('b'), pod('c', { app: 'db' }), pod('d', { app: 'web' }), pod('e', { App: 'web', 'app ': 'web' })];
 
   it('is the pods whose label has exactly that value, in their order', () => {
@@ -25,5 +27,12 @@ describe('podsLabelled', () => {
     const other = [pod('z', { app: 'web' })];
     expect(podsLabelled(other, 'app', 'web').map((p) => p.metadata?.name)).toEqual(['z']);
     expect(podsLabelled(pods, 'app', 'web').map((p) => p.metadata?.name)).toEqual(['a', 'd']);
+  });
+
+  it('is every pod for a selector without a matchLabels entry', () => {
+    expect(anchorOf({ matchExpressions: [{ key: 'app', operator: 'Exists' }] })).toBeUndefined();
+    expect(anchorOf(undefined)).toBeUndefined();
+    expect(mayMatch(pods, anchorOf({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }))).toBe(pods);
+    expect(anchorOf({ matchLabels: { app: 'web' } })).toEqual(['app', 'web']);
   });
 });

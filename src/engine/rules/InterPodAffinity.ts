@@ -23,7 +23,7 @@ import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, NodeNotChecked, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, labelMatcher, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
-import { podsLabelled } from '../match/podsLabelled.js';
+import { anchorOf, mayMatch, type LabelAnchor } from '../match/podsLabelled.js';
 import { metadataNameLabel, namespaceLabels, namespacesSelected, needsNamespaceLabels, selectsByNameOnly, selectsNamespacesByLabel } from '../namespaces.js';
 import type { DomainCount } from './PodTopologySpread.js';
 
@@ -113,8 +113,8 @@ interface Term {
   listed: ReadonlySet<string>;
   namespaceSelector: V1LabelSelector | undefined;
   labelsMatch: (labels: Record<string, string> | undefined) => boolean;
-  /** One matchLabels entry of the selector: only pods that carry it can match (podsLabelled). */
-  anchor: readonly [string, string] | undefined;
+  /** One matchLabels entry of the selector: only pods that carry it can match. */
+  anchor: LabelAnchor | undefined;
 }
 
 /** A term of the incoming pod, its namespaces resolved: AffinityTerm.Matches as PreFilter leaves it. */
@@ -131,8 +131,7 @@ function readTerm(owner: V1Pod, term: V1PodAffinityTerm, index: number): Term {
   const namespaces = listed.length === 0 && !namespaceSelector ? [namespaceOf(owner)] : [...listed];
   const ref: AffinityTermRef = { index, topologyKey: term.topologyKey, selector: formatLabelSelector(merged), namespaces: [...new Set(namespaces)].sort() };
   if (namespaceSelector) ref.namespaceSelector = formatLabelSelector(namespaceSelector) ?? '';
-  const [anchor] = Object.entries(merged?.matchLabels ?? {});
-  return { ref, listed: new Set(namespaces), namespaceSelector, labelsMatch: labelMatcher(merged), anchor };
+  return { ref, listed: new Set(namespaces), namespaceSelector, labelsMatch: labelMatcher(merged), anchor: anchorOf(merged) };
 }
 
 /**
@@ -252,11 +251,6 @@ function antiAffinityHeldOn(node: NodeFacts): { pod: V1Pod; terms: Term[] }[] {
 // A pod without affinity terms reads no topology value on any of 5,000 nodes.
 const noValues: readonly (string | undefined)[] = [];
 
-/** The pods of `node` that `term` may match: those carrying its anchor label, or all. */
-function candidates(node: NodeFacts, term: Term): readonly V1Pod[] {
-  return term.anchor ? podsLabelled(node.pods, term.anchor[0], term.anchor[1]) : node.pods;
-}
-
 function computeState(ctx: RuleContext): AffinityState {
   const incoming = ctx.pod.pod;
   const affinity = requiredTerms(incoming, 'podAffinity').map((t) => ownTerm(t, ctx.snapshot));
@@ -294,7 +288,7 @@ function computeState(ctx: RuleContext): AffinityState {
     // on a node that has some term's topologyKey.
     const affinityValues = affinity.length === 0 ? noValues : affinity.map((term) => labelOf(node, term.ref.topologyKey));
     if (affinity.length > 0 && affinityValues.some((value) => value !== undefined)) {
-      for (const pod of candidates(node, affinity[0] as OwnTerm)) {
+      for (const pod of mayMatch(node.pods, affinity[0]?.anchor)) {
         if (!matchesAll(affinity, pod)) continue;
         affinityValues.forEach((value, i) => {
           if (value !== undefined) push(affinityPods[i]!, value, podRef(pod, node));
@@ -307,7 +301,7 @@ function computeState(ctx: RuleContext): AffinityState {
       const term = antiAffinity[i] as OwnTerm;
       const value = labelOf(node, term.ref.topologyKey);
       if (value === undefined) continue;
-      const pods = candidates(node, term);
+      const pods = mayMatch(node.pods, term.anchor);
       for (let p = 0; p < pods.length; p++) {
         const pod = pods[p] as V1Pod;
         if (term.matches(pod)) push(antiAffinityPods[i]!, value, podRef(pod, node));

@@ -14,7 +14,7 @@ import type { NodeRecord } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, PodFacts, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
-import { podsLabelled } from '../match/podsLabelled.js';
+import { anchorOf, mayMatch, type LabelAnchor } from '../match/podsLabelled.js';
 import { matchesRequiredNodeAffinity } from '../match/nodeSelector.js';
 import { isTerminating } from '../facts.js';
 import { untoleratedTaints } from '../match/tolerations.js';
@@ -75,6 +75,8 @@ type PodTopologySpreadReason = RuleReason<'PodTopologySpread', PodTopologySpread
 interface Constraint {
   ref: SpreadConstraintRef;
   selector: V1LabelSelector | undefined;
+  /** One matchLabels entry of the selector: only pods that carry it are counted. */
+  anchor: LabelAnchor | undefined;
 }
 
 interface DomainCounts {
@@ -104,6 +106,7 @@ function constraintsOf(pod: V1Pod): Constraint[] {
     return [
       {
         selector,
+        anchor: anchorOf(selector),
         ref: {
           index,
           topologyKey: c.topologyKey,
@@ -125,12 +128,10 @@ function passesInclusionPolicies(constraint: Constraint, pod: V1Pod, node: NodeR
   return true;
 }
 
-function countMatching(pods: readonly V1Pod[], selector: V1LabelSelector | undefined, namespace: string): number {
+function countMatching(pods: readonly V1Pod[], { selector, anchor }: Constraint, namespace: string): number {
   // An empty selector counts nothing (common.go countPodsMatchSelector), though it matches the pod itself.
   if (isEmptySelector(selector)) return 0;
-  // Only pods carrying one of its matchLabels entries can match: looked up, not scanned for.
-  const [anchor] = Object.entries(selector?.matchLabels ?? {});
-  const candidates = anchor ? podsLabelled(pods, anchor[0], anchor[1]) : pods;
+  const candidates = mayMatch(pods, anchor);
   let count = 0;
   for (let i = 0; i < candidates.length; i++) {
     const p = candidates[i] as V1Pod;
@@ -153,7 +154,7 @@ function computeState(ctx: RuleContext): SpreadState {
     constraints.forEach((c, i) => {
       if (!passesInclusionPolicies(c, pod, node.node)) return;
       const value = node.labels[c.ref.topologyKey] ?? '';
-      const matching = countMatching(node.pods, c.selector, ctx.pod.namespace);
+      const matching = countMatching(node.pods, c, ctx.pod.namespace);
       const byValue = maps[i]!;
       byValue.set(value, (byValue.get(value) ?? 0) + matching);
       const honoredOn = honoring[i];
