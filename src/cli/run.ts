@@ -103,6 +103,7 @@ async function run(argv: string[]): Promise<number> {
     }
   }
   const saved = save ? await saveCapture({ path: save.path, redactNames: save.redactNames, selection: { namespace, name }, stdout: captureStdout }, capturedOf(snapshot, outcome), source, save.logs) : [];
+  if (save) clock?.lap('capture');
   if (outcome.kind === 'notFound') {
     if (save?.capturing) sayCaptured(saved, save);
     fail(describeNotFound(outcome, snapshot.source.description));
@@ -110,6 +111,7 @@ async function run(argv: string[]): Promise<number> {
   }
   if (save?.capturing) {
     sayCaptured(saved, save);
+    if (clock) process.stderr.write(`timings: ${clock.summary()}\n`);
     return exitCodes.ok;
   }
   reporters[options.output](outcome.diagnosis, writerFor(options));

@@ -98,14 +98,34 @@ export function nodeFacts(node: NodeRecord, boundPods: V1Pod[], found?: PodsOnNo
 // Kept with the release's arithmetic they were summed by.
 const sharedNodeFacts = new WeakMap<Snapshot['objects'], { rules: RequestRules; nodes: NodeFacts[] }>();
 
+// The pods of a collection bound to no node, kept by the pass below (which reads every pod's
+// node anyway): the pods nominated to a node are among them (nominated.ts), and at 100,000 pods
+// a second pass to find them costs a diagnosis as much as reading every pod's status from memory.
+const unboundOf = new WeakMap<readonly V1Pod[], readonly V1Pod[]>();
+
+/** The pods of `pods` bound to no node, in their order. */
+export function unboundPods(pods: readonly V1Pod[]): readonly V1Pod[] {
+  let unbound = unboundOf.get(pods);
+  if (!unbound) {
+    unbound = pods.filter((pod) => !pod.spec?.nodeName);
+    unboundOf.set(pods, unbound);
+  }
+  return unbound;
+}
+
 // One pass over the pods, each summed into its node's total as it is grouped: at 50,000 pods
 // the walk is bound by reading the objects, so each is read once.
 function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
   const rules = requestRulesFor(snapshot);
   const byNode = new Map<string, PodsOnNode>();
+  const unbound: V1Pod[] = [];
   for (const pod of snapshot.objects.pods) {
     const nodeName = pod.spec?.nodeName;
-    if (!nodeName || isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
+    if (!nodeName) {
+      unbound.push(pod);
+      continue;
+    }
+    if (isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
     let on = byNode.get(nodeName);
     if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(rules), withRequiredAntiAffinity: [], lowestPriority: Infinity }));
     on.pods.push(pod);
@@ -119,6 +139,7 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
       on.sum = undefined;
     }
   }
+  unboundOf.set(snapshot.objects.pods, unbound);
   return snapshot.objects.nodes.map((node) => {
     const on = byNode.get(node.metadata?.name ?? '');
     return on ? nodeFacts(node, on.pods, on, rules) : podlessFacts(node);

@@ -6,7 +6,7 @@
 // cannot take the room it freed.
 import type { V1Pod } from '@kubernetes/client-node';
 import { toTime, type Snapshot } from '../snapshot/types.js';
-import { isTerminal, isTerminating, nodeFacts, podKey, priorityOf } from './facts.js';
+import { isTerminal, isTerminating, nodeFacts, podKey, priorityOf, unboundPods } from './facts.js';
 import type { NodeFacts, RuleContext } from './model.js';
 import { requestRulesFor } from './release.js';
 
@@ -22,15 +22,15 @@ export interface NominatedPod {
 }
 
 // Every pending pod with a nomination, found once per collection of pods: a triage diagnoses
-// thousands of pending pods against the same 100,000, and each asks for its own subset.
+// thousands of pending pods against the same 100,000, and each asks for its own subset. Only
+// the unbound pods are looked at (kept by the node index's pass over every pod).
 const nominations = new WeakMap<readonly V1Pod[], readonly V1Pod[]>();
 
 function nominatedPods(pods: readonly V1Pod[]): readonly V1Pod[] {
   let found = nominations.get(pods);
   if (!found) {
-    const list: V1Pod[] = [];
-    for (const pod of pods) if (pod.status?.nominatedNodeName && !pod.spec?.nodeName && !isTerminal(pod) && !isTerminating(pod)) list.push(pod);
-    nominations.set(pods, (found = list));
+    found = unboundPods(pods).filter((pod) => pod.status?.nominatedNodeName && !isTerminal(pod) && !isTerminating(pod));
+    nominations.set(pods, found);
   }
   return found;
 }

@@ -4,7 +4,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { buildContext } from '../../src/engine/context.js';
+import { nodeIndex, unboundPods } from '../../src/engine/facts.js';
 import { judge } from '../../src/engine/judge.js';
+import { nominatedFor } from '../../src/engine/nominated.js';
 import { ruleSet } from '../../src/messages/registry.js';
 import { affinity, antiAffinity, spread } from '../support/affinity-builders.js';
 import { node, pod, snapshotOf } from '../support/builders.js';
@@ -98,6 +100,17 @@ describe('nominated pods', () => {
       'worker-1': { verdict: 'fails', first: 'InterPodAffinity', nominated: undefined },
       'worker-2': { verdict: 'fails', first: 'InterPodAffinity', nominated: undefined },
     });
+  });
+
+  it('finds the same nominated pods whether the node index read the pods first or not', () => {
+    const pods = () => [victim(), nominated('checkout', 'worker-1', 10000), pod('bound', 'prod').on('worker-2').obj(), nominated('later', 'worker-2', 10000)];
+    const fresh = snapshotOf({ nodes: workers(), pods: pods() });
+    const indexed = snapshotOf({ nodes: workers(), pods: pods() });
+    nodeIndex(indexed);
+    expect(unboundPods(indexed.objects.pods).map((p) => p.metadata?.name)).toEqual(['checkout', 'later']);
+    const names = (s: typeof fresh) => [...(nominatedFor(s, report()) ?? new Map<string, V1Pod[]>())].map(([node, list]) => [node, list.map((p) => p.metadata?.name)]);
+    expect(names(fresh)).toEqual([['worker-1', ['checkout']], ['worker-2', ['later']]]);
+    expect(names(indexed)).toEqual(names(fresh));
   });
 });
 
