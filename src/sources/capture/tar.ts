@@ -17,6 +17,21 @@ export interface ArchiveFile {
   bytes: Buffer;
 }
 
+/**
+ * A file to write, its bytes in pieces: a capture of every pod is a file of 100 MB, never held
+ * as one buffer (nor copied into one archive buffer before it is compressed).
+ */
+export interface FileToWrite {
+  path: string;
+  pieces: readonly Buffer[];
+}
+
+export function sizeOfPieces(pieces: readonly Buffer[]): number {
+  let size = 0;
+  for (const piece of pieces) size += piece.length;
+  return size;
+}
+
 const block = 512;
 
 function octal(value: number, width: number): string {
@@ -40,19 +55,39 @@ function header(path: string, size: number, mtime: number): Buffer {
   return h;
 }
 
+// Compressed a megabyte at a time, each batch a gzip member of its own: a gzip file is a series
+// of members (RFC 1952, 2.2), which gunzip, tar and every reader here read as one stream. Deflate
+// looks back 32 KB, so a member of 1 MB loses almost nothing to starting afresh.
+const batchBytes = 1 << 20;
+
 /** The files as a gzipped ustar archive. Paths must fit ustar's 100 bytes (a capture's do). */
-export function packTarGz(files: readonly ArchiveFile[], mtime: Date): Buffer {
-  const parts: Buffer[] = [];
+export function packTarGz(files: readonly FileToWrite[], mtime: Date): Buffer {
+  const members: Buffer[] = [];
+  let batch: Buffer[] = [];
+  let batched = 0;
+  const flush = () => {
+    // Level 3: much faster than zlib's default 6 on a capture's JSON, for few more bytes.
+    if (batched > 0) members.push(gzipSync(batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch, batched), { level: 3 }));
+    batch = [];
+    batched = 0;
+  };
+  const add = (bytes: Buffer) => {
+    batch.push(bytes);
+    batched += bytes.length;
+    if (batched >= batchBytes) flush();
+  };
   const seconds = Math.floor(mtime.getTime() / 1000);
   for (const file of files) {
     if (Buffer.byteLength(file.path) > 100) throw new Error(`archive path longer than 100 bytes: ${file.path}`);
-    parts.push(header(file.path, file.bytes.length, seconds), file.bytes);
-    const pad = (block - (file.bytes.length % block)) % block;
-    if (pad > 0) parts.push(Buffer.alloc(pad));
+    const size = sizeOfPieces(file.pieces);
+    add(header(file.path, size, seconds));
+    for (const piece of file.pieces) add(piece);
+    const pad = (block - (size % block)) % block;
+    if (pad > 0) add(Buffer.alloc(pad));
   }
-  parts.push(Buffer.alloc(block * 2));
-  // Level 3: much faster than zlib's default 6 on a capture's JSON, for few more bytes.
-  return gzipSync(Buffer.concat(parts), { level: 3 });
+  add(Buffer.alloc(block * 2));
+  flush();
+  return Buffer.concat(members);
 }
 
 /** The archive uncompressed, refused past maxArchiveBytes before it is all in memory. */

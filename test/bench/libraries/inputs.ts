@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { packTarGz } from '../../../src/sources/capture/tar.js';
+import { packTarGz, sizeOfPieces } from '../../../src/sources/capture/tar.js';
 import { compactNeighbour, compactNode } from '../../../src/sources/live/compact.js';
 import { encoder, type ProtoDirs } from './k8s-proto.js';
 import { servedNodes, servedPods } from './served.js';
@@ -95,14 +95,14 @@ export async function writeInputs(work: string, libraries: string, dirs: ProtoDi
     { what: 'every node and pod', name: 'capture-d.tar.gz', pods: podLines },
   ].map(({ what, name, pods }) => {
     const files = [
-      { path: 'case/manifest.json', bytes: Buffer.from(JSON.stringify({ apiVersion: 'why-pending/v1', kind: 'Capture', collections: { pods: pods.length, nodes: nodeLines.length } })) },
-      { path: 'case/nodes.json', bytes: list(nodeLines) },
-      { path: 'case/pods.json', bytes: list(pods) },
+      { path: 'case/manifest.json', pieces: [Buffer.from(JSON.stringify({ apiVersion: 'why-pending/v1', kind: 'Capture', collections: { pods: pods.length, nodes: nodeLines.length } }))] },
+      { path: 'case/nodes.json', pieces: [list(nodeLines)] },
+      { path: 'case/pods.json', pieces: [list(pods)] },
     ];
     const file = path.join(work, name);
     const gz = packTarGz(files, new Date('2026-12-01T00:00:00Z'));
     writeFileSync(file, gz);
-    return { what, file, gz: gz.length, tar: files.reduce((sum, f) => sum + f.bytes.length, 0) };
+    return { what, file, gz: gz.length, tar: files.reduce((sum, f) => sum + sizeOfPieces(f.pieces), 0) };
   });
   return { jsonPages, protobufPages, captures, podFile, jsonBytes, protobufPodBytes };
 }

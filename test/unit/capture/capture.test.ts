@@ -2,7 +2,7 @@
 // each collection was read; redaction drops every planted secret and keeps what the engine
 // reads; a capture is never written over anything nor left half-written; and a hostile or
 // damaged capture is refused in one line (exit 3), never by a stack trace or a file written.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../../src/errors.js';
 import { parseRead, type ListLike } from '../../../src/sources/capture/manifest.js';
 import { redactObject } from '../../../src/sources/capture/redact.js';
+import { unpackTarGz } from '../../../src/sources/capture/tar.js';
 import { captureFiles, writeCapture } from '../../../src/sources/capture/write.js';
 import { readDump } from '../../../src/sources/dump/read.js';
 import { maxArchiveEntries } from '../../../src/sources/dump/limits.js';
@@ -152,6 +153,26 @@ describe('writing', () => {
     mkdirSync(empty);
     await writeCapture(empty, files, base.capturedAt);
     expect(readdirSync(empty).sort()).toEqual(['manifest.json', 'pods.json']);
+  });
+
+  it('writes a large file in pieces, gzip member after member, and reads it back whole', async () => {
+    // 3 MB of pods: more than one piece of the List and more than one gzip member.
+    const many = Array.from({ length: 6000 }, (_, i) => ({ ...pod, metadata: { ...pod.metadata, name: `pod-${i}`, labels: { filler: 'x'.repeat(400) } } }));
+    const { files } = captureFiles({ ...base, snapshot: snapshotWith(many), sent: [], lists: [] });
+    const pods = files.find((f) => f.path === 'pods.json');
+    expect(pods?.pieces.length).toBeGreaterThan(1);
+    const archive = fresh('large.tar.gz');
+    await writeCapture(archive, files, base.capturedAt);
+    const gz = readFileSync(archive);
+    // A second member starts where the first ends: its magic number appears after byte 0.
+    expect(gz.subarray(2).indexOf(Buffer.from([0x1f, 0x8b, 0x08]))).toBeGreaterThan(0);
+    const unpacked = await unpackTarGz(createReadStream(archive), archive);
+    expect(unpacked.find((f) => f.path === `${path.basename(archive, '.tar.gz')}/pods.json`)?.bytes.equals(Buffer.concat(pods?.pieces ?? []))).toBe(true);
+    const dir = fresh('large-dir');
+    await writeCapture(dir, files, base.capturedAt);
+    expect(readFileSync(path.join(dir, 'pods.json')).equals(Buffer.concat(pods?.pieces ?? []))).toBe(true);
+    const read = await readDump(archive, process.stdin);
+    expect(read.objects.pods.map((p) => p.metadata?.name)).toEqual(many.map((p) => p.metadata.name));
   });
 
   it('leaves nothing half-written when it cannot write', async () => {

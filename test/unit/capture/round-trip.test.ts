@@ -108,7 +108,7 @@ describe('a diagnosis from a capture is the diagnosis from what was read', () =>
       // names of other kinds (containers', volumes', priority classes') that happen to be the same.
       const pseudonyms = new Set(back.keys());
       const replaced = (renamed.names?.pairs() ?? []).map(([real]) => real).filter((real) => real.length > 3 && !pseudonyms.has(real));
-      const written = renamed.files.filter((f) => f.path !== 'priorityclasses.json').map((f) => JSON.stringify(withoutKept(JSON.parse(f.bytes.toString('utf8')) as unknown))).join('\n');
+      const written = renamed.files.filter((f) => f.path !== 'priorityclasses.json').map((f) => JSON.stringify(withoutKept(JSON.parse(Buffer.concat(f.pieces).toString('utf8')) as unknown))).join('\n');
       const leaked = replaced.filter((real) => new RegExp(`(^|[^A-Za-z0-9.-])${real.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9-])`).test(written));
       expect(leaked).toEqual([]);
     });
