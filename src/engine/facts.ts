@@ -115,7 +115,7 @@ export function unboundPods(pods: readonly V1Pod[]): readonly V1Pod[] {
 
 // One pass over the pods, each summed into its node's total as it is grouped: at 50,000 pods
 // the walk is bound by reading the objects, so each is read once.
-function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts[] {
+function nodeFactsOf(snapshot: Snapshot): NodeFacts[] {
   const rules = requestRulesFor(snapshot);
   const byNode = new Map<string, PodsOnNode>();
   const unbound: V1Pod[] = [];
@@ -125,7 +125,7 @@ function nodeFactsOf(snapshot: Snapshot, exclude: string | undefined): NodeFacts
       unbound.push(pod);
       continue;
     }
-    if (isTerminal(pod) || (exclude !== undefined && podKey(pod) === exclude)) continue;
+    if (isTerminal(pod)) continue;
     let on = byNode.get(nodeName);
     if (!on) byNode.set(nodeName, (on = { pods: [], sum: new RequestSum(rules), withRequiredAntiAffinity: [], lowestPriority: Infinity }));
     on.pods.push(pod);
@@ -165,7 +165,7 @@ export function nodeIndex(snapshot: Snapshot): NodeFacts[] {
   const rules = requestRulesFor(snapshot);
   let shared = sharedNodeFacts.get(snapshot.objects);
   if (!shared || shared.rules !== rules) {
-    shared = { rules, nodes: nodeFactsOf(snapshot, undefined) };
+    shared = { rules, nodes: nodeFactsOf(snapshot) };
     sharedNodeFacts.set(snapshot.objects, shared);
   }
   return shared.nodes;
