@@ -13,6 +13,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { ClusterError } from '../../errors.js';
 import type { LiveConfig } from './config.js';
 import {
@@ -31,6 +32,7 @@ import { Limiter } from './limit.js';
 import { withoutArrayMembers } from './unread-members.js';
 import { cordonEntries } from '../cordon.js';
 import { continueInProtobufHead, decodeStatus, protobufMediaType } from './protobuf/envelope.js';
+import type { PageBytes } from './protobuf/pieces.js';
 import { ProtobufError } from './protobuf/wire.js';
 import { chooseProxy, proxyAuthorization, TunnelAgent, type ProxyChoice } from './proxy.js';
 
@@ -69,7 +71,7 @@ export interface GetRequest {
    * Asks for protobuf (JSON accepted too): a 2xx protobuf answer is decoded by this instead of
    * parsed as JSON. An answer it cannot decode is asked for again in JSON.
    */
-  decodeProtobuf?: (bytes: Buffer) => unknown;
+  decodeProtobuf?: (bytes: PageBytes) => unknown;
 }
 
 export interface SentRequest {
@@ -135,6 +137,21 @@ function releaseInflated(chunks: readonly Buffer[]): void {
   }
 }
 
+/**
+ * The answer's body, inflated. Each compressed chunk is freed as soon as zlib has taken it in:
+ * left to V8's collector, the chunks of a read of every pod waited outside the heap for it (15
+ * to 30 MB more at the peak of a read of 150,000 pods, sampled).
+ */
+function inflate(res: http.IncomingMessage): Readable {
+  const gunzip = createGunzip({ chunkSize: gunzipChunkBytes });
+  res.on('data', (chunk: Buffer) => {
+    if (!gunzip.write(chunk, () => release(chunk))) res.pause();
+  });
+  gunzip.on('drain', () => res.resume());
+  res.on('end', () => gunzip.end());
+  return gunzip;
+}
+
 /** How much of a list's start is searched for its continue token. */
 const headBytes = 16_384;
 /** A protobuf list's continue token is in its first few hundred bytes. */
@@ -166,8 +183,10 @@ interface Answer {
   statusText: string;
   headers: http.IncomingHttpHeaders;
   body: string;
-  /** A 2xx protobuf answer's bytes (body is then empty). */
-  protobuf?: Buffer;
+  /** A 2xx protobuf answer's bytes in the pieces they came in, never joined (body is then empty). */
+  protobuf?: Buffer[];
+  /** Whether those pieces are gunzip's output buffers, freed once decoded. */
+  inflated?: boolean;
 }
 
 interface Credentials {
@@ -436,7 +455,7 @@ export class Transport {
           try {
             // Decoded into records of their own (strings copied out): the page's bytes are done with.
             const decoded = request.decodeProtobuf(answer.protobuf);
-            release(answer.protobuf);
+            if (answer.inflated) releaseInflated(answer.protobuf);
             return decoded;
           } catch (error) {
             if (!(error instanceof ProtobufError)) throw error;
@@ -594,7 +613,7 @@ export class Transport {
       req.on('response', (res) => {
         connected();
         record.status = res.statusCode ?? 0;
-        const stream = /\bgzip\b/i.test(String(res.headers['content-encoding'] ?? '')) ? res.pipe(createGunzip({ chunkSize: gunzipChunkBytes })) : res;
+        const stream = /\bgzip\b/i.test(String(res.headers['content-encoding'] ?? '')) ? inflate(res) : res;
         const chunks: Buffer[] = [];
         let pending = '';
         const onLine = request.onLine;
@@ -630,12 +649,15 @@ export class Transport {
         });
         stream.on('end', () => {
           const base = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
+          if (protobuf && ok(res.statusCode)) {
+            finish(undefined, { ...base, body: '', protobuf: chunks, inflated: stream !== res });
+            return;
+          }
           const bytes = Buffer.concat(chunks);
           if (stream !== res) releaseInflated(chunks);
           chunks.length = 0;
-          if (protobuf && ok(res.statusCode)) finish(undefined, { ...base, body: '', protobuf: bytes });
           // An error in protobuf: its Status as the JSON one would read, for statusOf.
-          else if (protobuf) finish(undefined, { ...base, body: JSON.stringify(decodeStatus(bytes) ?? {}) });
+          if (protobuf) finish(undefined, { ...base, body: JSON.stringify(decodeStatus(bytes) ?? {}) });
           else {
             finish(undefined, { ...base, body: bodyText(bytes, ok(res.statusCode) ? (request.dropArrays ?? []) : []) });
             release(bytes);

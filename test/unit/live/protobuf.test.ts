@@ -29,10 +29,34 @@ describe('wire', () => {
     expect(() => new Reader(Buffer.from([0x80, 0x80])).varint()).toThrow(ProtobufError);
   });
 
-  it('keeps one copy of a repeated string', () => {
+  it('reads each string as UTF-8 whatever was kept before it, through growth and unicode', () => {
     const intern = new Interner();
-    const a = intern.of(['app', 'web'].join('='));
-    expect(intern.of('app=web')).toBe(a);
+    // 3,000 distinct strings (the table grows from 1,024 slots), each read three times from
+    // different offsets, with non-ASCII ones, the empty string and strings that differ in one byte.
+    const words = Array.from({ length: 3000 }, (_, i) => (i % 97 === 0 ? `zone-é${i}` : i % 89 === 0 ? '' : `node-${String(i).padStart(5, '0')}`));
+    words.push('app', 'apq', 'ap', 'apps', 'ñ', 'n');
+    const bytes = Buffer.from(words.join('|'));
+    const spans: [number, number][] = [];
+    for (let start = 0; start <= bytes.length; ) {
+      const bar = bytes.indexOf(0x7c, start);
+      const end = bar < 0 ? bytes.length : bar;
+      spans.push([start, end]);
+      start = end + 1;
+    }
+    for (let round = 0; round < 3; round++) {
+      const read = spans.map(([start, end]) => intern.slice(Buffer.concat([Buffer.alloc(round), bytes]), start + round, end + round));
+      expect(read).toEqual(words);
+    }
+  });
+
+  it('reads a length-delimited string and moves past it', () => {
+    const r = new Reader(message([[1, 'app'], [2, 'web']]));
+    const intern = new Interner();
+    r.key();
+    expect(intern.read(r)).toBe('app');
+    expect(r.key().field).toBe(2);
+    expect(intern.read(r)).toBe('web');
+    expect(r.more()).toBe(false);
   });
 });
 
@@ -73,6 +97,29 @@ describe('pod pages', () => {
 
   it('refuses an answer without the magic bytes', () => {
     expect(() => decodePodList(Buffer.from('{"items":[]}'))).toThrow(ProtobufError);
+  });
+
+  it('reads a page in the pieces it came in as it reads the page whole, wherever they are cut', () => {
+    const other: Field[] = [[1, [[1, 'web-2'], [3, 'shop'], [11, [[1, 'app'], [2, 'web']]]]], [2, [[10, 'n2']]], [3, [[1, 'Pending']]]];
+    const whole = podList('next-token', [pod, other, pod]);
+    const expected = decodePodList(whole);
+    expect(expected.items.map((p) => p.metadata?.name)).toEqual(['web-1', 'web-2', 'web-1']);
+    // Every cut into two pieces, then three pieces at cuts spread over the page (the header, an
+    // item's key or length varint, mid-string), and a piece of one byte, and an empty one.
+    for (let cut = 0; cut <= whole.length; cut++) {
+      expect(decodePodList([whole.subarray(0, cut), whole.subarray(cut)])).toEqual(expected);
+    }
+    for (let a = 1; a < whole.length; a += 7) {
+      for (let b = a; b < whole.length; b += 11) {
+        expect(decodePodList([whole.subarray(0, a), Buffer.alloc(0), whole.subarray(a, b), whole.subarray(b, b + 1), whole.subarray(b + 1)])).toEqual(expected);
+      }
+    }
+    // Cut short before the list's end (the envelope's contentType follows it): refused, whole or in pieces.
+    const listEnd = whole.indexOf('application/') - 2;
+    for (const cut of [3, 10, listEnd - 1]) {
+      expect(() => decodePodList(whole.subarray(0, cut))).toThrow(ProtobufError);
+      expect(() => decodePodList([whole.subarray(0, 2), whole.subarray(2, cut)])).toThrow(ProtobufError);
+    }
   });
 
   it('finds the continue token in the first bytes of a page, or says it cannot yet', () => {

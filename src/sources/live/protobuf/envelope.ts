@@ -6,6 +6,7 @@ import type { NodeRecord } from '../../../snapshot/types.js';
 import type { Pass } from './fields.js';
 import { nodeRecord } from './node.js';
 import { neighbourPod } from './pod.js';
+import { Pieces, type PageBytes } from './pieces.js';
 import { Interner, ProtobufError, Reader, WireType } from './wire.js';
 
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
@@ -68,28 +69,44 @@ export interface DecodedList<T> {
 export type DecodedPodList = DecodedList<V1Pod>;
 
 /** A page of a list (ListMeta 1, items 2), each item read by `item`. */
-function decodeList<T>(bytes: Buffer, pass: Pass, item: (r: Reader, end: number, pass: Pass) => T): DecodedList<T> {
-  const raw = rawSpan(bytes, true);
-  if (!raw || raw.end > bytes.length) throw new ProtobufError('the answer holds no object');
-  const r = new Reader(bytes, raw.start, raw.end);
+function decodeList<T>(bytes: PageBytes, pass: Pass, item: (r: Reader, end: number, pass: Pass) => T): DecodedList<T> {
+  const page = new Pieces(bytes);
+  for (const byte of magic) {
+    if (page.pos >= page.length || page.byte() !== byte) throw new ProtobufError('the answer does not start with the protobuf magic bytes');
+  }
+  let rawEnd: number | undefined;
+  while (rawEnd === undefined && page.pos < page.length) {
+    const { field, wire } = page.key();
+    if (field === 2 && wire === WireType.LengthDelimited) {
+      const length = page.varint();
+      rawEnd = page.pos + length;
+    }
+    else page.skip(wire);
+  }
+  if (rawEnd === undefined || rawEnd > page.length) throw new ProtobufError('the answer holds no object');
   const items: T[] = [];
   let token: string | undefined;
-  while (r.more()) {
-    const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.LengthDelimited) token = continueOf(r, r.enter());
-    else if (field === 2 && wire === WireType.LengthDelimited) items.push(item(r, r.enter(), pass));
-    else r.skip(wire);
+  while (page.pos < rawEnd) {
+    const { field, wire } = page.key();
+    if (field === 1 && wire === WireType.LengthDelimited) {
+      const r = page.message();
+      token = continueOf(r, r.end);
+    } else if (field === 2 && wire === WireType.LengthDelimited) {
+      const r = page.message();
+      items.push(item(r, r.end, pass));
+    } else page.skip(wire);
   }
+  if (page.pos > rawEnd) throw new ProtobufError('a field runs past the end of its message');
   return { metadata: token ? { continue: token } : {}, items };
 }
 
 /** A page of pods as the records compact.ts keeps (protobuf/pod.ts); `pass` is shared by a read's pages. */
-export function decodePodList(bytes: Buffer, pass: Pass = decodingPass()): DecodedPodList {
+export function decodePodList(bytes: PageBytes, pass: Pass = decodingPass()): DecodedPodList {
   return decodeList(bytes, pass, neighbourPod);
 }
 
 /** A page of nodes as NodeRecords (protobuf/node.ts); `pass` is shared by a read's pages. */
-export function decodeNodeList(bytes: Buffer, pass: Pass = decodingPass()): DecodedList<NodeRecord> {
+export function decodeNodeList(bytes: PageBytes, pass: Pass = decodingPass()): DecodedList<NodeRecord> {
   return decodeList(bytes, pass, nodeRecord);
 }
 
@@ -119,13 +136,13 @@ export function decodeStatus(bytes: Buffer): { kind: 'Status'; status?: string; 
  * compactNeighbour keeps them, label keys and values, resource names and the like kept once
  * across every page of the read.
  */
-export function neighbourPodPages(): (bytes: Buffer) => DecodedPodList & { reduced: true } {
+export function neighbourPodPages(): (bytes: PageBytes) => DecodedPodList & { reduced: true } {
   const pass = decodingPass();
   return (bytes) => ({ ...decodePodList(bytes, pass), reduced: true });
 }
 
 /** The decoder of one read's pages of nodes: NodeRecords, as compactNode keeps them. */
-export function nodePages(): (bytes: Buffer) => DecodedList<NodeRecord> & { reduced: true } {
+export function nodePages(): (bytes: PageBytes) => DecodedList<NodeRecord> & { reduced: true } {
   const pass = decodingPass();
   return (bytes) => ({ ...decodeNodeList(bytes, pass), reduced: true });
 }

@@ -27,9 +27,9 @@ function taint(r: Reader, end: number, pass: Pass): V1Taint {
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) key = pass.intern.of(r.string());
-    else if (field === 2) value = pass.intern.of(r.string());
-    else if (field === 3) effect = pass.intern.of(r.string());
+    else if (field === 1) key = pass.intern.read(r);
+    else if (field === 2) value = pass.intern.read(r);
+    else if (field === 3) effect = pass.intern.read(r);
     else if (field === 4) timeAdded = time(r, r.enter(), pass);
     else r.skip(wire);
   }
@@ -51,12 +51,12 @@ function condition(r: Reader, end: number, pass: Pass): V1NodeCondition {
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) type = pass.intern.of(r.string());
-    else if (field === 2) status = pass.intern.of(r.string());
+    else if (field === 1) type = pass.intern.read(r);
+    else if (field === 2) status = pass.intern.read(r);
     else if (field === 3) heartbeat = time(r, r.enter(), pass);
     else if (field === 4) transition = time(r, r.enter(), pass);
-    else if (field === 5) reason = pass.intern.of(r.string());
-    else if (field === 6) message = pass.intern.of(r.string());
+    else if (field === 5) reason = pass.intern.read(r);
+    else if (field === 6) message = pass.intern.read(r);
     else r.skip(wire);
   }
   const out: Obj = { type, status };
@@ -140,7 +140,7 @@ function status(r: Reader, end: number, pass: Pass): Obj {
     else if (field === 1) out['capacity'] = addEntry(out['capacity'] as Obj | undefined, r, pass, true);
     else if (field === 2) out['allocatable'] = addEntry(out['allocatable'] as Obj | undefined, r, pass, true);
     else if (field === 4) push(out, 'conditions', condition(r, r.enter(), pass));
-    else if (field === 14) push(out, 'declaredFeatures', pass.intern.of(r.string()));
+    else if (field === 14) push(out, 'declaredFeatures', pass.intern.read(r));
     else r.skip(wire);
   }
   return out;

@@ -49,8 +49,8 @@ function resourceClaim(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = { name: '' };
   while (r.within(end)) {
     const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.LengthDelimited) out['name'] = pass.intern.of(r.string());
-    else if (field === 2 && wire === WireType.LengthDelimited) setNonEmpty(out, 'request', pass.intern.of(r.string()));
+    if (field === 1 && wire === WireType.LengthDelimited) out['name'] = pass.intern.read(r);
+    else if (field === 2 && wire === WireType.LengthDelimited) setNonEmpty(out, 'request', pass.intern.read(r));
     else r.skip(wire);
   }
   return out;
@@ -60,11 +60,11 @@ function containerPort(r: Reader, end: number, pass: Pass): V1ContainerPort {
   const out: Obj = { containerPort: 0 };
   while (r.within(end)) {
     const { field, wire } = r.key();
-    if (wire === WireType.LengthDelimited && field === 1) setNonEmpty(out, 'name', pass.intern.of(r.string()));
+    if (wire === WireType.LengthDelimited && field === 1) setNonEmpty(out, 'name', pass.intern.read(r));
     else if (wire === WireType.Varint && field === 2) setNonEmpty(out, 'hostPort', r.signed());
     else if (wire === WireType.Varint && field === 3) out['containerPort'] = r.signed();
-    else if (wire === WireType.LengthDelimited && field === 4) setNonEmpty(out, 'protocol', pass.intern.of(r.string()));
-    else if (wire === WireType.LengthDelimited && field === 5) setNonEmpty(out, 'hostIP', pass.intern.of(r.string()));
+    else if (wire === WireType.LengthDelimited && field === 4) setNonEmpty(out, 'protocol', pass.intern.read(r));
+    else if (wire === WireType.LengthDelimited && field === 5) setNonEmpty(out, 'hostIP', pass.intern.read(r));
     else r.skip(wire);
   }
   return out as unknown as V1ContainerPort;
@@ -74,8 +74,8 @@ function resizePolicy(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = { resourceName: '', restartPolicy: '' };
   while (r.within(end)) {
     const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.LengthDelimited) out['resourceName'] = pass.intern.of(r.string());
-    else if (field === 2 && wire === WireType.LengthDelimited) out['restartPolicy'] = pass.intern.of(r.string());
+    if (field === 1 && wire === WireType.LengthDelimited) out['resourceName'] = pass.intern.read(r);
+    else if (field === 2 && wire === WireType.LengthDelimited) out['restartPolicy'] = pass.intern.read(r);
     else r.skip(wire);
   }
   return out;
@@ -88,10 +88,10 @@ function container(r: Reader, end: number, pass: Pass): V1Container {
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 1) out['name'] = pass.intern.read(r);
     else if (field === 8) out['resources'] = resourceRequirements(r, r.enter(), pass);
     else if (field === 6) push(out, 'ports', containerPort(r, r.enter(), pass));
-    else if (field === 24) out['restartPolicy'] = pass.intern.of(r.string());
+    else if (field === 24) out['restartPolicy'] = pass.intern.read(r);
     else if (field === 23) push(out, 'resizePolicy', resizePolicy(r, r.enter(), pass));
     else r.skip(wire);
   }
@@ -103,7 +103,7 @@ function containerStatus(r: Reader, end: number, pass: Pass): V1ContainerStatus 
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 1) out['name'] = pass.intern.read(r);
     else if (field === 10) out['allocatedResources'] = addEntry(out['allocatedResources'] as Obj | undefined, r, pass, true);
     else if (field === 11) out['resources'] = resourceRequirements(r, r.enter(), pass);
     else r.skip(wire);
@@ -116,9 +116,9 @@ function labelSelectorRequirement(r: Reader, end: number, pass: Pass): V1LabelSe
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['key'] = pass.intern.of(r.string());
-    else if (field === 2) out['operator'] = pass.intern.of(r.string());
-    else if (field === 3) push(out, 'values', pass.intern.of(r.string()));
+    else if (field === 1) out['key'] = pass.intern.read(r);
+    else if (field === 2) out['operator'] = pass.intern.read(r);
+    else if (field === 3) push(out, 'values', pass.intern.read(r));
     else r.skip(wire);
   }
   return out as unknown as V1LabelSelectorRequirement;
@@ -142,11 +142,11 @@ function podAffinityTerm(r: Reader, end: number, pass: Pass): V1PodAffinityTerm 
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) out['labelSelector'] = labelSelector(r, r.enter(), pass);
-    else if (field === 2) push(out, 'namespaces', pass.intern.of(r.string()));
-    else if (field === 3) out['topologyKey'] = pass.intern.of(r.string());
+    else if (field === 2) push(out, 'namespaces', pass.intern.read(r));
+    else if (field === 3) out['topologyKey'] = pass.intern.read(r);
     else if (field === 4) out['namespaceSelector'] = labelSelector(r, r.enter(), pass);
-    else if (field === 5) push(out, 'matchLabelKeys', pass.intern.of(r.string()));
-    else if (field === 6) push(out, 'mismatchLabelKeys', pass.intern.of(r.string()));
+    else if (field === 5) push(out, 'matchLabelKeys', pass.intern.read(r));
+    else if (field === 6) push(out, 'mismatchLabelKeys', pass.intern.read(r));
     else r.skip(wire);
   }
   return out as unknown as V1PodAffinityTerm;
@@ -304,7 +304,7 @@ function podResourceClaim(r: Reader, end: number, pass: Pass): V1PodResourceClai
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 1) out['name'] = pass.intern.read(r);
     else if (field === 3) out['resourceClaimName'] = r.string();
     else if (field === 4) out['resourceClaimTemplateName'] = r.string();
     else r.skip(wire);
@@ -317,7 +317,7 @@ function podResourceClaimStatus(r: Reader, end: number, pass: Pass): V1PodResour
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) out['name'] = pass.intern.of(r.string());
+    else if (field === 1) out['name'] = pass.intern.read(r);
     else if (field === 2) out['resourceClaimName'] = r.string();
     else r.skip(wire);
   }
@@ -328,10 +328,10 @@ function ownerReference(r: Reader, end: number, pass: Pass): V1OwnerReference {
   const out: Obj = { apiVersion: '', kind: '', name: '', uid: '' };
   while (r.within(end)) {
     const { field, wire } = r.key();
-    if (field === 5 && wire === WireType.LengthDelimited) out['apiVersion'] = pass.intern.of(r.string());
-    else if (field === 1 && wire === WireType.LengthDelimited) out['kind'] = pass.intern.of(r.string());
-    else if (field === 3 && wire === WireType.LengthDelimited) out['name'] = pass.intern.of(r.string());
-    else if (field === 4 && wire === WireType.LengthDelimited) out['uid'] = pass.intern.of(r.string());
+    if (field === 5 && wire === WireType.LengthDelimited) out['apiVersion'] = pass.intern.read(r);
+    else if (field === 1 && wire === WireType.LengthDelimited) out['kind'] = pass.intern.read(r);
+    else if (field === 3 && wire === WireType.LengthDelimited) out['name'] = pass.intern.read(r);
+    else if (field === 4 && wire === WireType.LengthDelimited) out['uid'] = pass.intern.read(r);
     else if (field === 6 && wire === WireType.Varint) out['controller'] = r.bool();
     else if (field === 7 && wire === WireType.Varint) out['blockOwnerDeletion'] = r.bool();
     else r.skip(wire);
@@ -346,14 +346,14 @@ function metadata(r: Reader, end: number, pass: Pass): Obj {
     if (wire === WireType.Varint && field === 10) out['deletionGracePeriodSeconds'] = r.signed();
     else if (wire !== WireType.LengthDelimited) r.skip(wire);
     else if (field === 1) setNonEmpty(out, 'name', r.string());
-    else if (field === 3) setNonEmpty(out, 'namespace', pass.intern.of(r.string()));
+    else if (field === 3) setNonEmpty(out, 'namespace', pass.intern.read(r));
     else if (field === 5) setNonEmpty(out, 'uid', r.string());
     else if (field === 11) out['labels'] = addEntry(out['labels'] as Obj | undefined, r, pass, false);
     else if (field === 13) push(out, 'ownerReferences', ownerReference(r, r.enter(), pass));
     else if (field === 8 || field === 9) {
       const at = time(r, r.enter(), pass);
       if (at !== undefined) out[field === 8 ? 'creationTimestamp' : 'deletionTimestamp'] = at;
-    } else if (field === 14) push(out, 'finalizers', pass.intern.of(r.string()));
+    } else if (field === 14) push(out, 'finalizers', pass.intern.read(r));
     else r.skip(wire);
   }
   return out;
@@ -369,15 +369,15 @@ function spec(r: Reader, end: number, pass: Pass): Obj {
       else if (field === 11) setNonEmpty(out, 'hostNetwork', r.bool());
       else r.skip(wire);
     } else if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 2) (out['containers'] as V1Container[]).push(container(r, r.enter(), pass));
+    else if (field === 2) out['containers'] = (out['containers'] as V1Container[]).concat([container(r, r.enter(), pass)]);
     else if (field === 20) push(out, 'initContainers', container(r, r.enter(), pass));
     else if (field === 1) {
       const v = volume(r, r.enter());
       if (v) push(out, 'volumes', v);
-    } else if (field === 10) setNonEmpty(out, 'nodeName', pass.intern.of(r.string()));
-    else if (field === 24) setNonEmpty(out, 'priorityClassName', pass.intern.of(r.string()));
-    else if (field === 31) out['preemptionPolicy'] = pass.intern.of(r.string());
-    else if (field === 3) setNonEmpty(out, 'restartPolicy', pass.intern.of(r.string()));
+    } else if (field === 10) setNonEmpty(out, 'nodeName', pass.intern.read(r));
+    else if (field === 24) setNonEmpty(out, 'priorityClassName', pass.intern.read(r));
+    else if (field === 31) out['preemptionPolicy'] = pass.intern.read(r);
+    else if (field === 3) setNonEmpty(out, 'restartPolicy', pass.intern.read(r));
     else if (field === 32) out['overhead'] = addEntry(out['overhead'] as Obj | undefined, r, pass, true);
     else if (field === 40) out['resources'] = resourceRequirements(r, r.enter(), pass);
     else if (field === 18) out['affinity'] = affinity(r, r.enter(), pass);
@@ -395,7 +395,7 @@ function schedulingGroup(r: Reader, end: number, pass: Pass): Obj {
   const out: Obj = {};
   while (r.within(end)) {
     const { field, wire } = r.key();
-    if (field === 1 && wire === WireType.LengthDelimited) setNonEmpty(out, 'podGroupName', pass.intern.of(r.string()));
+    if (field === 1 && wire === WireType.LengthDelimited) setNonEmpty(out, 'podGroupName', pass.intern.read(r));
     else r.skip(wire);
   }
   return out;
@@ -406,12 +406,12 @@ function status(r: Reader, end: number, pass: Pass): Obj {
   while (r.within(end)) {
     const { field, wire } = r.key();
     if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 1) setNonEmpty(out, 'phase', pass.intern.of(r.string()));
+    else if (field === 1) setNonEmpty(out, 'phase', pass.intern.read(r));
     else if (field === 7) {
       const at = time(r, r.enter(), pass);
       if (at !== undefined) out['startTime'] = at;
-    } else if (field === 11) setNonEmpty(out, 'nominatedNodeName', pass.intern.of(r.string()));
-    else if (field === 14) setNonEmpty(out, 'resize', pass.intern.of(r.string()));
+    } else if (field === 11) setNonEmpty(out, 'nominatedNodeName', pass.intern.read(r));
+    else if (field === 14) setNonEmpty(out, 'resize', pass.intern.read(r));
     else if (field === 15) push(out, 'resourceClaimStatuses', podResourceClaimStatus(r, r.enter(), pass));
     else if (field === 8) push(out, 'containerStatuses', containerStatus(r, r.enter(), pass));
     else if (field === 10) push(out, 'initContainerStatuses', containerStatus(r, r.enter(), pass));
