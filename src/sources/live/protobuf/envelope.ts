@@ -13,20 +13,22 @@ export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
 const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
-/** The bounds of the Unknown's `raw` field, or undefined when `bytes` holds less than its start. */
-function rawSpan(bytes: Buffer, complete: boolean): { start: number; end: number } | undefined {
-  if (bytes.length < magic.length || !bytes.subarray(0, magic.length).equals(magic)) {
-    if (!complete && bytes.length < magic.length) return undefined;
-    throw new ProtobufError('the answer does not start with the protobuf magic bytes');
+/**
+ * The bounds of the Unknown's `raw` field, the page read up to its start; undefined when the page
+ * holds less than that start.
+ */
+function rawSpan(page: Pieces, complete: boolean): { start: number; end: number } | undefined {
+  if (!complete && page.length < magic.length) return undefined;
+  for (const byte of magic) {
+    if (page.pos >= page.length || page.byte() !== byte) throw new ProtobufError('the answer does not start with the protobuf magic bytes');
   }
-  const r = new Reader(bytes, magic.length);
-  while (r.more()) {
-    const { field, wire } = r.key();
+  while (page.pos < page.length) {
+    const { field, wire } = page.key();
     if (field === 2 && wire === WireType.LengthDelimited) {
-      const length = r.varint();
-      return { start: r.pos, end: r.pos + length };
+      const length = page.varint();
+      return { start: page.pos, end: page.pos + length };
     }
-    r.skip(wire);
+    page.skip(wire);
   }
   return undefined;
 }
@@ -48,7 +50,7 @@ function continueOf(r: Reader, end: number): string | undefined {
  */
 export function continueInProtobufHead(head: Buffer): string | undefined | null {
   try {
-    const raw = rawSpan(head, false);
+    const raw = rawSpan(new Pieces(head), false);
     if (!raw) return null;
     const list = new Reader(head, raw.start, Math.min(raw.end, head.length));
     const { field, wire } = list.key();
@@ -71,22 +73,11 @@ export type DecodedPodList = DecodedList<V1Pod>;
 /** A page of a list (ListMeta 1, items 2), each item read by `item`. */
 function decodeList<T>(bytes: PageBytes, pass: Pass, item: (r: Reader, end: number, pass: Pass) => T): DecodedList<T> {
   const page = new Pieces(bytes);
-  for (const byte of magic) {
-    if (page.pos >= page.length || page.byte() !== byte) throw new ProtobufError('the answer does not start with the protobuf magic bytes');
-  }
-  let rawEnd: number | undefined;
-  while (rawEnd === undefined && page.pos < page.length) {
-    const { field, wire } = page.key();
-    if (field === 2 && wire === WireType.LengthDelimited) {
-      const length = page.varint();
-      rawEnd = page.pos + length;
-    }
-    else page.skip(wire);
-  }
-  if (rawEnd === undefined || rawEnd > page.length) throw new ProtobufError('the answer holds no object');
+  const raw = rawSpan(page, true);
+  if (!raw || raw.end > page.length) throw new ProtobufError('the answer holds no object');
   const items: T[] = [];
   let token: string | undefined;
-  while (page.pos < rawEnd) {
+  while (page.pos < raw.end) {
     const { field, wire } = page.key();
     if (field === 1 && wire === WireType.LengthDelimited) {
       const r = page.message();
@@ -96,7 +87,7 @@ function decodeList<T>(bytes: PageBytes, pass: Pass, item: (r: Reader, end: numb
       items.push(item(r, r.end, pass));
     } else page.skip(wire);
   }
-  if (page.pos > rawEnd) throw new ProtobufError('a field runs past the end of its message');
+  if (page.pos > raw.end) throw new ProtobufError('a field runs past the end of its message');
   return { metadata: token ? { continue: token } : {}, items };
 }
 
@@ -113,7 +104,7 @@ export function decodeNodeList(bytes: PageBytes, pass: Pass = decodingPass()): D
 /** An error's metav1.Status (status 2, message 3, reason 4, code 6), as its JSON would read. */
 export function decodeStatus(bytes: Buffer): { kind: 'Status'; status?: string; message?: string; reason?: string; code?: number } | undefined {
   try {
-    const raw = rawSpan(bytes, true);
+    const raw = rawSpan(new Pieces(bytes), true);
     if (!raw) return undefined;
     const r = new Reader(bytes, raw.start, Math.min(raw.end, bytes.length));
     const out: { kind: 'Status'; status?: string; message?: string; reason?: string; code?: number } = { kind: 'Status' };

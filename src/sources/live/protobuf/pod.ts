@@ -369,7 +369,7 @@ function spec(r: Reader, end: number, pass: Pass): Obj {
       else if (field === 11) setNonEmpty(out, 'hostNetwork', r.bool());
       else r.skip(wire);
     } else if (wire !== WireType.LengthDelimited) r.skip(wire);
-    else if (field === 2) out['containers'] = (out['containers'] as V1Container[]).concat([container(r, r.enter(), pass)]);
+    else if (field === 2) push(out, 'containers', container(r, r.enter(), pass));
     else if (field === 20) push(out, 'initContainers', container(r, r.enter(), pass));
     else if (field === 1) {
       const v = volume(r, r.enter());
