@@ -10,13 +10,20 @@ import type { RuleContext } from './model.js';
 
 const reusedStates = 4;
 
-export function oncePerCycle<T>(compute: (ctx: RuleContext) => T, inputs?: (ctx: RuleContext) => readonly unknown[]): (ctx: RuleContext) => T {
+/** Inputs are the same when each is the same value; indexed, as it may compare 5,000 nodes' facts in code not yet compiled. */
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** `same`: whether two contexts' inputs are the same (each element ===, unless the rule compares them itself). */
+export function oncePerCycle<T>(compute: (ctx: RuleContext) => T, inputs?: (ctx: RuleContext) => readonly unknown[], same: (a: readonly unknown[], b: readonly unknown[]) => boolean = sameElements): (ctx: RuleContext) => T {
   const cache = new WeakMap<RuleContext, T>();
   // The states kept for reuse belong to one read of the cluster: a fix's patched snapshot keeps
   // its original's `source` object, a new read (--watch, another dump) has its own. Kept with
   // that object, they go when the read does, instead of holding four old snapshots alive.
   const recentOf = new WeakMap<object, { inputs: readonly unknown[]; state: T }[]>();
-  const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   // The judge asks for every node in turn with the same context: the last answer is checked
   // first (kept until the next context, as `recent` keeps a few states).
   let last: { ctx: RuleContext; state: T } | undefined;

@@ -171,6 +171,11 @@ export function nodeIndex(snapshot: Snapshot): NodeFacts[] {
   return shared.nodes;
 }
 
+/** The node index of the snapshot's objects when one was built (nodeIndex), without building it. */
+export function indexedNodes(snapshot: Snapshot): readonly NodeFacts[] | undefined {
+  return sharedNodeFacts.get(snapshot.objects)?.nodes;
+}
+
 /**
  * The index without `pod`: a bound pod is on its node's list, and left out there it is not
  * counted against itself. Only its own node's facts change; the others are the index's, so a

@@ -121,11 +121,21 @@ function changeCautions(change: Change, ctx: RuleContext, nodes: readonly string
   }
 }
 
-/** What a person must weigh before making the fix: its policy changes, large cuts, a QoS class it changes. */
 /** The node short of `resource` by the least (only that resource failing it), and by how much: where freeing room fits the request as it is. */
 function nearestToFitting(judgement: Judgement | undefined, resource: string): { node: string; free: bigint } | undefined {
+  if (!judgement) return undefined;
+  // Asked once per fix that cuts the resource, of the same 5,000 verdicts.
+  let known = nearest.get(judgement);
+  if (!known) nearest.set(judgement, (known = new Map()));
+  if (!known.has(resource)) known.set(resource, nearestOf(judgement, resource));
+  return known.get(resource);
+}
+
+const nearest = new WeakMap<Judgement, Map<string, { node: string; free: bigint } | undefined>>();
+
+function nearestOf(judgement: Judgement, resource: string): { node: string; free: bigint } | undefined {
   let best: { node: string; free: bigint } | undefined;
-  for (const node of judgement ? failingOnlyOn(judgement, 'NodeResourcesFit') : []) {
+  for (const node of failingOnlyOn(judgement, 'NodeResourcesFit')) {
     const short = node.reasons.filter((r) => r.detail.kind === 'insufficientResource');
     const only = short.length === 1 ? short[0]?.detail : undefined;
     if (only?.kind !== 'insufficientResource' || only.resource !== resource || only.exceedsAllocatable) continue;
@@ -134,6 +144,7 @@ function nearestToFitting(judgement: Judgement | undefined, resource: string): {
   return best;
 }
 
+/** What a person must weigh before making the fix: its policy changes, large cuts, a QoS class it changes. */
 export function cautionsOf(changes: readonly Change[], ctx: RuleContext, makesFit: readonly string[], judgement?: Judgement): FixCaution[] {
   const cautions = changes.flatMap((c) => changeCautions(c, ctx, makesFit)).map((c): FixCaution => {
     if (c.kind !== 'largeCut') return c;

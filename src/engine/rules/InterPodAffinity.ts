@@ -23,7 +23,8 @@ import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, NodeNotChecked, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, labelMatcher, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
-import { anchorOf, mayMatch, type LabelAnchor } from '../match/podsLabelled.js';
+import { indexedNodes } from '../facts.js';
+import { anchorOf, findLabelledOnEveryNode, mayMatch, type LabelAnchor } from '../match/podsLabelled.js';
 import { metadataNameLabel, namespaceLabels, namespacesSelected, needsNamespaceLabels, selectsByNameOnly, selectsNamespacesByLabel } from '../namespaces.js';
 import type { DomainCount } from './PodTopologySpread.js';
 
@@ -115,11 +116,15 @@ interface Term {
   labelsMatch: (labels: Record<string, string> | undefined) => boolean;
   /** One matchLabels entry of the selector: only pods that carry it can match. */
   anchor: LabelAnchor | undefined;
+  /** The selector is that entry alone: a pod carrying it matches it. */
+  anchorOnly: boolean;
 }
 
 /** A term of the incoming pod, its namespaces resolved: AffinityTerm.Matches as PreFilter leaves it. */
 interface OwnTerm extends Term {
   matches: (pod: V1Pod) => boolean;
+  /** `matches`, for a pod known to carry the anchor (mayMatch's): 5,000 of them, each read again from memory otherwise. */
+  matchesAnchored: (pod: V1Pod) => boolean;
 }
 
 // framework.newAffinityTerm, plus the admission-time merge of the label keys.
@@ -131,7 +136,9 @@ function readTerm(owner: V1Pod, term: V1PodAffinityTerm, index: number): Term {
   const namespaces = listed.length === 0 && !namespaceSelector ? [namespaceOf(owner)] : [...listed];
   const ref: AffinityTermRef = { index, topologyKey: term.topologyKey, selector: formatLabelSelector(merged), namespaces: [...new Set(namespaces)].sort() };
   if (namespaceSelector) ref.namespaceSelector = formatLabelSelector(namespaceSelector) ?? '';
-  return { ref, listed: new Set(namespaces), namespaceSelector, labelsMatch: labelMatcher(merged), anchor: anchorOf(merged) };
+  const anchor = anchorOf(merged);
+  const anchorOnly = anchor !== undefined && Object.keys(merged?.matchLabels ?? {}).length === 1 && (merged?.matchExpressions ?? []).length === 0;
+  return { ref, listed: new Set(namespaces), namespaceSelector, labelsMatch: labelMatcher(merged), anchor, anchorOnly };
 }
 
 /**
@@ -168,19 +175,20 @@ function ownTerm(term: Term, snapshot: Snapshot): OwnTerm {
   }
   // A cluster has few namespaces: each is decided once.
   const coverage = new Map<string, boolean>();
-  return {
-    ...term,
-    ref,
-    matches: (pod) => {
-      const namespace = namespaceOf(pod);
-      let covers = coverage.get(namespace);
-      if (covers === undefined) {
-        covers = coversNamespace(term, namespace, labelsOf(namespace)) === true;
-        coverage.set(namespace, covers);
-      }
-      return covers && term.labelsMatch(pod.metadata?.labels);
-    },
+  const covers = (pod: V1Pod) => {
+    const namespace = namespaceOf(pod);
+    let covered = coverage.get(namespace);
+    if (covered === undefined) {
+      covered = coversNamespace(term, namespace, labelsOf(namespace)) === true;
+      coverage.set(namespace, covered);
+    }
+    return covered;
   };
+  const matches = (pod: V1Pod) => covers(pod) && term.labelsMatch(pod.metadata?.labels);
+  // An empty namespaceSelector covers every namespace.
+  const everyNamespace = selector !== undefined && isEmptySelector(selector);
+  const matchesAnchored = !term.anchorOnly ? matches : everyNamespace ? () => true : covers;
+  return { ...term, ref, matches, matchesAnchored };
 }
 
 function requiredTerms(pod: V1Pod, which: 'podAffinity' | 'podAntiAffinity'): Term[] {
@@ -264,6 +272,12 @@ function computeState(ctx: RuleContext): AffinityState {
   const antiAffinityPods = antiAffinity.map(() => new Map<string, PodRef[]>());
   const matchingPods: PodRef[] = [];
   const existing = new Map<string, ExistingAntiAffinityConflict[]>();
+  const indexed = indexedNodes(ctx.snapshot);
+  if (indexed) {
+    const pods = ctx.snapshot.objects.pods;
+    if (affinity.length > 0) findLabelledOnEveryNode(pods, indexed, affinity[0]?.anchor);
+    for (let i = 0; i < antiAffinity.length; i++) findLabelledOnEveryNode(pods, indexed, antiAffinity[i]?.anchor);
+  }
   // Indexed loops: this walks every pod of the cluster (50,000) once, mostly before V8 has
   // optimised it, and unoptimised for...of allocates an iterator result per step.
   for (let n = 0; n < ctx.nodes.length; n++) {
@@ -304,7 +318,7 @@ function computeState(ctx: RuleContext): AffinityState {
       const pods = mayMatch(node.pods, term.anchor);
       for (let p = 0; p < pods.length; p++) {
         const pod = pods[p] as V1Pod;
-        if (term.matches(pod)) push(antiAffinityPods[i]!, value, podRef(pod, node));
+        if (term.matchesAnchored(pod)) push(antiAffinityPods[i]!, value, podRef(pod, node));
       }
     }
   }
@@ -317,15 +331,32 @@ function computeState(ctx: RuleContext): AffinityState {
   return { affinity, antiAffinity, selfMatch: matchesAll(affinity, incoming), affinityPods, matchingPods: matchingPods.sort(byPod), antiAffinityPods, existing, existingUnknown };
 }
 
-// What computeState reads: the incoming pod's namespace, labels and terms, the nodes' facts and
-// the namespaces. The lists themselves, not their elements: a replay that patches no node keeps
-// the context's list (fixes/patch.ts), and one that patches some has new facts in it anyway.
-const stateFor = oncePerCycle(computeState, (ctx) => [
-  JSON.stringify([ctx.pod.pod.metadata?.namespace ?? 'default', ctx.pod.pod.metadata?.labels ?? {}, ctx.pod.pod.spec?.affinity ?? {}]),
-  ctx.nodes,
-  ctx.snapshot.objects.namespaces,
-  ctx.snapshot.gaps,
-]);
+// What computeState reads: the incoming pod's namespace, labels and terms, the namespaces, and
+// of each node its name, labels, pods and those of them with required anti-affinity. A fix's
+// replay that uncordons a node has new facts for it with these four the same (fixes/patch.ts),
+// and reuses the state instead of walking 100,000 pods again.
+const stateFor = oncePerCycle(
+  computeState,
+  (ctx) => [
+    JSON.stringify([ctx.pod.pod.metadata?.namespace ?? 'default', ctx.pod.pod.metadata?.labels ?? {}, ctx.pod.pod.spec?.affinity ?? {}]),
+    ctx.snapshot.objects.namespaces,
+    ctx.snapshot.gaps,
+    ctx.nodes,
+  ],
+  (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && sameAsAffinityReadsThem(a[3] as readonly NodeFacts[], b[3] as readonly NodeFacts[]),
+);
+
+function sameAsAffinityReadsThem(a: readonly NodeFacts[], b: readonly NodeFacts[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  // Indexed: 5,000 nodes, in code V8 has not compiled yet.
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as NodeFacts;
+    const y = b[i] as NodeFacts;
+    if (x !== y && (x.name !== y.name || x.labels !== y.labels || x.pods !== y.pods || x.withRequiredAntiAffinity !== y.withRequiredAntiAffinity)) return false;
+  }
+  return true;
+}
 
 function elsewhere(map: Map<string, PodRef[]>): DomainCount[] {
   return [...map]

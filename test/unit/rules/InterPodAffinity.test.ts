@@ -17,6 +17,7 @@ import rule, {
 import descriptor from '../../../src/messages/rules/InterPodAffinity.js';
 import { affinity, antiAffinity, exists, expressions, inValues, notIn, terminating } from '../../support/affinity-builders.js';
 import { buildContext } from '../../../src/engine/context.js';
+import { patchedContext } from '../../../src/engine/fixes/patch.js';
 import type { Gap, NamespaceRecord } from '../../../src/snapshot/types.js';
 import { contextFor, node, pod, snapshotOf } from '../../support/builders.js';
 import { verdicts, type FilterCase } from '../../support/rules.js';
@@ -610,6 +611,38 @@ describe('InterPodAffinity', () => {
       },
     ]);
     expect(got['node-z05']).toEqual([]);
+  });
+
+  // A fix's replay judges a patched copy of the context (fixes/patch.ts); the PreFilter state of
+  // the original is reused where the replay leaves what it reads the same.
+  describe("in a fix's replay", () => {
+    const target = () => pod('p').with(antiAffinity('zone', { app: 'web' })).obj();
+    const cluster = () => [node('node1').labels({ zone: 'z1', hostname: 'node1' }).cordon().obj(), n('node2', { zone: 'z2', hostname: 'node2' })];
+    const web = () => existing('web-0', 'node1', { app: 'web' }).obj();
+    const onEachNode = (ctx: ReturnType<typeof contextFor>) => Object.fromEntries(ctx.nodes.map((f) => [f.name, rule.filter(ctx, f)]));
+    const conflictOn = (nodeName: string, zone: string) => [antiConflict(conflict(term(0, 'zone', 'app=web'), zone, ref('web-0', nodeName)))];
+
+    it('an uncordoned node keeps the answer, its pods and labels being the same', () => {
+      const ctx = contextFor(target(), cluster(), { pods: [web()] });
+      rule.preFilter?.(ctx);
+      const uncordoned = patchedContext(ctx, [{ kind: 'uncordon', cause: 'NodeUnschedulable', node: 'node1' }]);
+      expect(uncordoned.nodes[0]).not.toBe(ctx.nodes[0]);
+      rule.preFilter?.(uncordoned);
+      expect(onEachNode(uncordoned)).toEqual({ node1: conflictOn('node1', 'z1'), node2: [] });
+    });
+
+    it('a relabelled node, or one whose pods preemption removes, is counted again', () => {
+      const ctx = contextFor(target(), cluster(), { pods: [web()] });
+      rule.preFilter?.(ctx);
+      expect(onEachNode(ctx)).toEqual({ node1: conflictOn('node1', 'z1'), node2: [] });
+      // node1 moved into node2's zone: the pod there now shares a domain with node2.
+      const moved = patchedContext(ctx, [{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: ['node1'], set: { zone: 'z2' }, remove: [] }]);
+      rule.preFilter?.(moved);
+      expect(onEachNode(moved)).toEqual({ node1: conflictOn('node1', 'z2'), node2: conflictOn('node1', 'z2') });
+      const preempted = patchedContext(ctx, [{ kind: 'preempt', cause: 'InterPodAffinity', node: 'node1', victims: [{ namespace: 'default', name: 'web-0', priority: 0 }], budgetsKnown: true }]);
+      rule.preFilter?.(preempted);
+      expect(onEachNode(preempted)).toEqual({ node1: [], node2: [] });
+    });
   });
 
   it('always needs nodes and pods: existing pods’ anti-affinity applies to any pod', () => {
