@@ -45,8 +45,8 @@ describe('findLabelledOnEveryNode', () => {
     ...(phase ? { status: { phase } } : {}),
   });
   const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata?.name);
-  // Only what the function reads of a node's facts: its name and its list.
-  const facts = (name: string, pods: V1Pod[]) => ({ name, pods }) as unknown as NodeFacts;
+  // Only what the function reads of a node's facts: its name, labels and list.
+  const facts = (name: string, pods: V1Pod[]) => ({ name, pods, labels: { zone: 'z1' } }) as unknown as NodeFacts;
   // The answer node by node, on copies of the lists (a copy is a list nothing was found in yet).
   const scanned = (nodes: readonly NodeFacts[], anchor: LabelAnchor) => nodes.map((n) => names(mayMatch([...n.pods], anchor)));
 
@@ -63,7 +63,7 @@ describe('findLabelledOnEveryNode', () => {
     const pods = [a, pending, b, c, done, elsewhere, d];
     const nodes = [facts('n1', [a, c, d]), facts('n2', [b]), facts('n3', [])];
     const anchor: LabelAnchor = ['app', 'web'];
-    findLabelledOnEveryNode(pods, nodes, anchor);
+    findLabelledOnEveryNode(pods, nodes, anchor, 'zone');
     expect(nodes.map((n) => names(mayMatch(n.pods, anchor)))).toEqual([['a', 'd'], ['b'], []]);
     expect(nodes.map((n) => names(mayMatch(n.pods, anchor)))).toEqual(scanned(nodes, anchor));
   });
@@ -73,7 +73,7 @@ describe('findLabelledOnEveryNode', () => {
     const target = bound('target', 'n1', { tier: 'front' });
     const nodes = [facts('n1', [a])];
     const anchor: LabelAnchor = ['tier', 'front'];
-    findLabelledOnEveryNode([a, target], nodes, anchor);
+    findLabelledOnEveryNode([a, target], nodes, anchor, 'zone');
     expect(names(mayMatch(nodes[0]!.pods, anchor))).toEqual(['a']);
   });
 
@@ -82,7 +82,7 @@ describe('findLabelledOnEveryNode', () => {
     const b = bound('b', 'twin', { role: 'x' });
     const nodes = [facts('twin', [a]), facts('twin', [b])];
     const anchor: LabelAnchor = ['role', 'x'];
-    findLabelledOnEveryNode([a, b], nodes, anchor);
+    findLabelledOnEveryNode([a, b], nodes, anchor, 'zone');
     expect(nodes.map((n) => names(mayMatch(n.pods, anchor)))).toEqual([['a'], ['b']]);
   });
 
@@ -90,8 +90,8 @@ describe('findLabelledOnEveryNode', () => {
     const x = bound('x', 'n1', { app: '' });
     const y = bound('y', 'n1');
     const nodes = [facts('n1', [x, y])];
-    findLabelledOnEveryNode([x, y], nodes, ['app', '']);
-    findLabelledOnEveryNode([x, y], nodes, ['constructor', '']);
+    findLabelledOnEveryNode([x, y], nodes, ['app', ''], 'zone');
+    findLabelledOnEveryNode([x, y], nodes, ['constructor', ''], 'zone');
     expect(names(mayMatch(nodes[0]!.pods, ['app', '']))).toEqual(['x']);
     expect(names(mayMatch(nodes[0]!.pods, ['constructor', '']))).toEqual([]);
   });

@@ -275,8 +275,12 @@ function computeState(ctx: RuleContext): AffinityState {
   const indexed = indexedNodes(ctx.snapshot);
   if (indexed) {
     const pods = ctx.snapshot.objects.pods;
-    if (affinity.length > 0) findLabelledOnEveryNode(pods, indexed, affinity[0]?.anchor);
-    for (let i = 0; i < antiAffinity.length; i++) findLabelledOnEveryNode(pods, indexed, antiAffinity[i]?.anchor);
+    const first = affinity[0];
+    if (first) findLabelledOnEveryNode(pods, indexed, first.anchor, first.ref.topologyKey);
+    for (let i = 0; i < antiAffinity.length; i++) {
+      const term = antiAffinity[i] as OwnTerm;
+      findLabelledOnEveryNode(pods, indexed, term.anchor, term.ref.topologyKey);
+    }
   }
   // Indexed loops: this walks every pod of the cluster (50,000) once, mostly before V8 has
   // optimised it, and unoptimised for...of allocates an iterator result per step.

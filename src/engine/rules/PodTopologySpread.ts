@@ -149,7 +149,7 @@ function computeState(ctx: RuleContext): SpreadState {
   const honoring = constraints.map((c) => (c.ref.nodeTaintsPolicy === 'Honor' ? undefined : { ...c, ref: { ...c.ref, nodeTaintsPolicy: 'Honor' } }));
   const honoredMaps = honoring.map((c) => (c ? new Map<string, number>() : undefined));
   const indexed = indexedNodes(ctx.snapshot);
-  if (indexed) for (const c of constraints) if (!isEmptySelector(c.selector)) findLabelledOnEveryNode(ctx.snapshot.objects.pods, indexed, c.anchor);
+  if (indexed) for (const c of constraints) if (!isEmptySelector(c.selector)) findLabelledOnEveryNode(ctx.snapshot.objects.pods, indexed, c.anchor, c.ref.topologyKey);
   for (const node of ctx.nodes) {
     // A node lacking any constraint's topologyKey counts for none of them.
     if (!constraints.every((c) => Object.hasOwn(node.labels, c.ref.topologyKey))) continue;
