@@ -52,8 +52,9 @@ function podsLabelled(pods: readonly V1Pod[], anchor: LabelAnchor): readonly V1P
   return list;
 }
 
-// The node index's lists (facts.ts nodeIndex) whose entries were found in one pass over the read.
-const foundOnEveryNode = new WeakMap<readonly NodeFacts[], Set<string>>();
+// By the node index (facts.ts nodeIndex): the entries nothing is left to do for (found in one
+// pass, or never to be), and the entries and topologyKeys the pass was not worth making for.
+const decidedFor = new WeakMap<readonly NodeFacts[], Set<string>>();
 
 /**
  * Finds the pods carrying the anchor's label on every node of `nodes` at once, reading `pods` in
@@ -69,20 +70,28 @@ export function findLabelledOnEveryNode(pods: readonly V1Pod[], nodes: readonly 
   if (!anchor) return;
   const [key, value] = anchor;
   const entry = `${key}\u0000${value}`;
-  let done = foundOnEveryNode.get(nodes);
-  if (done?.has(entry)) return;
+  const declined = `${entry}\u0000${topologyKey}`;
+  let decided = decidedFor.get(nodes);
+  if (decided?.has(entry) || decided?.has(declined)) return;
+  if (!decided) decidedFor.set(nodes, (decided = new Set()));
   const listOf = new Map<string, readonly V1Pod[]>();
   let inDomains = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as NodeFacts;
     // A name twice: which list a pod is on cannot be told by its node's name.
-    if (listOf.has(node.name)) return;
+    if (listOf.has(node.name)) {
+      decided.add(entry);
+      return;
+    }
     listOf.set(node.name, node.pods);
     if (Object.hasOwn(node.labels, topologyKey)) inDomains++;
   }
   // The rule scans only the nodes that carry the term's topologyKey: when they are few, their
   // lists cost less than a pass over every pod (at most about half the nodes, by the figures above).
-  if (inDomains * 2 < nodes.length) return;
+  if (inDomains * 2 < nodes.length) {
+    decided.add(declined);
+    return;
+  }
   const carrying = new Map<readonly V1Pod[], V1Pod[]>();
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i] as V1Pod;
@@ -100,8 +109,7 @@ export function findLabelledOnEveryNode(pods: readonly V1Pod[], nodes: readonly 
     const list = (nodes[i] as NodeFacts).pods;
     found.set(list, carrying.get(list) ?? none);
   }
-  if (!done) foundOnEveryNode.set(nodes, (done = new Set()));
-  done.add(entry);
+  decided.add(entry);
 }
 
 /** One matchLabels entry of a selector: every pod the selector matches carries it. */
