@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { anchorOf, findLabelledOnEveryNode, mayMatch, type LabelAnchor } from '../../src/engine/match/podsLabelled.js';
 import type { NodeFacts } from '../../src/engine/model.js';
+import { nodeIndex, nodeIndexWithout } from '../../src/engine/facts.js';
+import { node, snapshotOf } from '../support/builders.js';
 
 const podsLabelled = (pods: readonly V1Pod[], key: string, value: string) => mayMatch(pods, [key, value]);
 
@@ -40,13 +42,12 @@ describe('mayMatch', () => {
 
 describe('findLabelledOnEveryNode', () => {
   const bound = (name: string, node: string, labels?: Record<string, string>, phase?: string): V1Pod => ({
-    metadata: { name, ...(labels ? { labels } : {}) },
+    metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) },
     spec: { nodeName: node, containers: [] },
     ...(phase ? { status: { phase } } : {}),
   });
   const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata?.name);
-  // Only what the function reads of a node's facts: its name, labels and list.
-  const facts = (name: string, pods: V1Pod[]) => ({ name, pods, labels: { zone: 'z1' } }) as unknown as NodeFacts;
+  const zoned = (name: string) => node(name).labels({ zone: 'z1' }).obj();
   // The answer node by node, on copies of the lists (a copy is a list nothing was found in yet).
   const scanned = (nodes: readonly NodeFacts[], anchor: LabelAnchor) => nodes.map((n) => names(mayMatch([...n.pods], anchor)));
 
@@ -60,10 +61,10 @@ describe('findLabelledOnEveryNode', () => {
     const done = bound('done', 'n1', { app: 'web' }, 'Succeeded');
     const elsewhere = bound('elsewhere', 'gone', { app: 'web' });
     const pending: V1Pod = { metadata: { name: 'pending', labels: { app: 'web' } }, spec: { containers: [] } };
-    const pods = [a, pending, b, c, done, elsewhere, d];
-    const nodes = [facts('n1', [a, c, d]), facts('n2', [b]), facts('n3', [])];
+    const snapshot = snapshotOf({ nodes: [zoned('n1'), zoned('n2'), zoned('n3')], pods: [a, pending, b, c, done, elsewhere, d] });
+    const nodes = nodeIndex(snapshot);
     const anchor: LabelAnchor = ['app', 'web'];
-    findLabelledOnEveryNode(pods, nodes, anchor, 'zone');
+    findLabelledOnEveryNode(snapshot, anchor, 'zone');
     expect(nodes.map((n) => names(mayMatch(n.pods, anchor)))).toEqual([['a', 'd'], ['b'], []]);
     expect(nodes.map((n) => names(mayMatch(n.pods, anchor)))).toEqual(scanned(nodes, anchor));
   });
@@ -71,27 +72,30 @@ describe('findLabelledOnEveryNode', () => {
   it("a pod bound to the node but left off its list (nodeIndexWithout's target) is not found there", () => {
     const a = bound('a', 'n1', { tier: 'front' });
     const target = bound('target', 'n1', { tier: 'front' });
-    const nodes = [facts('n1', [a])];
+    const snapshot = snapshotOf({ nodes: [zoned('n1')], pods: [a, target] });
+    nodeIndex(snapshot);
     const anchor: LabelAnchor = ['tier', 'front'];
-    findLabelledOnEveryNode([a, target], nodes, anchor, 'zone');
-    expect(names(mayMatch(nodes[0]!.pods, anchor))).toEqual(['a']);
+    findLabelledOnEveryNode(snapshot, anchor, 'zone');
+    expect(names(mayMatch(nodeIndexWithout(snapshot, target)[0]!.pods, anchor))).toEqual(['a']);
   });
 
-  it('finds nothing ahead when two nodes share a name: each list is scanned', () => {
+  it('two nodes of one name share their list, and its answer', () => {
     const a = bound('a', 'twin', { role: 'x' });
     const b = bound('b', 'twin', { role: 'x' });
-    const nodes = [facts('twin', [a]), facts('twin', [b])];
+    const snapshot = snapshotOf({ nodes: [zoned('twin'), zoned('twin')], pods: [a, b] });
+    const nodes = nodeIndex(snapshot);
     const anchor: LabelAnchor = ['role', 'x'];
-    findLabelledOnEveryNode([a, b], nodes, anchor, 'zone');
-    expect(nodes.map((n) => names(mayMatch(n.pods, anchor)))).toEqual([['a'], ['b']]);
+    findLabelledOnEveryNode(snapshot, anchor, 'zone');
+    expect(nodes.map((n) => names(mayMatch(n.pods, anchor)))).toEqual([['a', 'b'], ['a', 'b']]);
   });
 
   it('an inherited property is no label, and an empty value is a value', () => {
     const x = bound('x', 'n1', { app: '' });
     const y = bound('y', 'n1');
-    const nodes = [facts('n1', [x, y])];
-    findLabelledOnEveryNode([x, y], nodes, ['app', ''], 'zone');
-    findLabelledOnEveryNode([x, y], nodes, ['constructor', ''], 'zone');
+    const snapshot = snapshotOf({ nodes: [zoned('n1')], pods: [x, y] });
+    const nodes = nodeIndex(snapshot);
+    findLabelledOnEveryNode(snapshot, ['app', ''], 'zone');
+    findLabelledOnEveryNode(snapshot, ['constructor', ''], 'zone');
     expect(names(mayMatch(nodes[0]!.pods, ['app', '']))).toEqual(['x']);
     expect(names(mayMatch(nodes[0]!.pods, ['constructor', '']))).toEqual([]);
   });

@@ -11,14 +11,20 @@ export function matchesLabelSelector(selector: V1LabelSelector | undefined | nul
   return (selector.matchExpressions ?? []).every((requirement) => matchesRequirement(requirement, have));
 }
 
+/** The selector's one matchLabels entry when it is all the selector asks (no other entry, no expression). */
+export function onlyLabel(selector: V1LabelSelector | undefined | null): [key: string, value: string] | undefined {
+  const pairs = Object.entries(selector?.matchLabels ?? {});
+  return pairs.length === 1 && (selector?.matchExpressions ?? []).length === 0 ? pairs[0] : undefined;
+}
+
 /** matchesLabelSelector with the selector read once: for matching one selector against many pods. */
 export function labelMatcher(selector: V1LabelSelector | undefined | null): (labels: Record<string, string> | undefined) => boolean {
   if (!selector) return () => false;
   const pairs = Object.entries(selector.matchLabels ?? {});
   const expressions = selector.matchExpressions ?? [];
-  const [only] = pairs;
+  const only = onlyLabel(selector);
   // The common term, one label: the loop and the expressions left out of 50,000 calls.
-  if (only && pairs.length === 1 && expressions.length === 0) {
+  if (only) {
     const [key, value] = only;
     return (labels) => labels !== undefined && labels[key] === value;
   }

@@ -8,6 +8,8 @@
 // is bound by reading each pod's labels from memory, and two Maps per node on 5,000 nodes cost
 // about as much again in a process's first diagnosis (BENCHMARKS.md, "The engine alone").
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import type { Snapshot } from '../../snapshot/types.js';
+import { indexedNodes } from '../facts.js';
 import type { NodeFacts } from '../model.js';
 
 const none: readonly V1Pod[] = Object.freeze([]);
@@ -52,22 +54,25 @@ function podsLabelled(pods: readonly V1Pod[], anchor: LabelAnchor): readonly V1P
   return list;
 }
 
-// By the node index (facts.ts nodeIndex): the entries nothing is left to do for (found in one
-// pass, or never to be), and the entries and topologyKeys the pass was not worth making for.
+// By the node index (facts.ts nodeIndex): the entries found in one pass, and the entries and
+// topologyKeys the pass was not worth making for.
 const decidedFor = new WeakMap<readonly NodeFacts[], Set<string>>();
 
 /**
- * Finds the pods carrying the anchor's label on every node of `nodes` at once, reading `pods` in
- * the order they were read, and keeps what it found for each node's list (podsLabelled's answer).
- * `nodes` must be the node index built from `pods` (facts.ts nodeIndex): each node's list holds,
- * in `pods`' order, pods of `pods` bound to it. Why: a read's objects lie in memory roughly in
- * the order they were read, and node by node the same scan jumps across a heap of 300 MB for
- * every pod. At 100,000 pods, in a fresh process, the scan in read order took 15 ms against 37
- * node by node after a full collection, 5 against 20 before any (BENCHMARKS.md, "Where a first
- * diagnosis goes"). `topologyKey`: the term's; only the nodes carrying it are asked for.
+ * Finds the pods carrying the anchor's label on every node of the snapshot's node index (facts.ts
+ * nodeIndex, when one was built) at once, reading the snapshot's pods in the order they were
+ * read, and keeps what it found for each node's list (podsLabelled's answer). Why: a read's
+ * objects lie in memory roughly in the order they were read, and node by node the same scan
+ * jumps across a heap of 300 MB for every pod. At 100,000 pods, in a fresh process, the scan in
+ * read order took 15 ms against 37 node by node after a full collection, 5 against 20 before
+ * any (BENCHMARKS.md, "Where a first diagnosis goes"). `topologyKey`: the term's; only the nodes
+ * carrying it are asked for.
  */
-export function findLabelledOnEveryNode(pods: readonly V1Pod[], nodes: readonly NodeFacts[], anchor: LabelAnchor | undefined, topologyKey: string): void {
-  if (!anchor) return;
+export function findLabelledOnEveryNode(snapshot: Snapshot, anchor: LabelAnchor | undefined, topologyKey: string): void {
+  // The index's lists hold, in the read's order, the read's pods bound to each node.
+  const nodes = indexedNodes(snapshot);
+  if (!anchor || !nodes) return;
+  const pods = snapshot.objects.pods;
   const [key, value] = anchor;
   const entry = `${key}\u0000${value}`;
   const declined = `${entry}\u0000${topologyKey}`;
@@ -78,11 +83,7 @@ export function findLabelledOnEveryNode(pods: readonly V1Pod[], nodes: readonly 
   let inDomains = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as NodeFacts;
-    // A name twice: which list a pod is on cannot be told by its node's name.
-    if (listOf.has(node.name)) {
-      decided.add(entry);
-      return;
-    }
+    // Nodes of one name share one list in the index: the name still tells the list.
     listOf.set(node.name, node.pods);
     if (Object.hasOwn(node.labels, topologyKey)) inDomains++;
   }

@@ -22,8 +22,7 @@ import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/clie
 import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import type { FilterRule, NodeFacts, NodeNotChecked, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
-import { formatLabelSelector, isEmptySelector, labelMatcher, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
-import { indexedNodes } from '../facts.js';
+import { formatLabelSelector, isEmptySelector, labelMatcher, matchesLabelSelector, mergeLabelKeys, onlyLabel } from '../match/labelSelector.js';
 import { anchorOf, findLabelledOnEveryNode, mayMatch, type LabelAnchor } from '../match/podsLabelled.js';
 import { metadataNameLabel, namespaceLabels, namespacesSelected, needsNamespaceLabels, selectsByNameOnly, selectsNamespacesByLabel } from '../namespaces.js';
 import type { DomainCount } from './PodTopologySpread.js';
@@ -136,9 +135,7 @@ function readTerm(owner: V1Pod, term: V1PodAffinityTerm, index: number): Term {
   const namespaces = listed.length === 0 && !namespaceSelector ? [namespaceOf(owner)] : [...listed];
   const ref: AffinityTermRef = { index, topologyKey: term.topologyKey, selector: formatLabelSelector(merged), namespaces: [...new Set(namespaces)].sort() };
   if (namespaceSelector) ref.namespaceSelector = formatLabelSelector(namespaceSelector) ?? '';
-  const anchor = anchorOf(merged);
-  const anchorOnly = anchor !== undefined && Object.keys(merged?.matchLabels ?? {}).length === 1 && (merged?.matchExpressions ?? []).length === 0;
-  return { ref, listed: new Set(namespaces), namespaceSelector, labelsMatch: labelMatcher(merged), anchor, anchorOnly };
+  return { ref, listed: new Set(namespaces), namespaceSelector, labelsMatch: labelMatcher(merged), anchor: anchorOf(merged), anchorOnly: onlyLabel(merged) !== undefined };
 }
 
 /**
@@ -272,15 +269,11 @@ function computeState(ctx: RuleContext): AffinityState {
   const antiAffinityPods = antiAffinity.map(() => new Map<string, PodRef[]>());
   const matchingPods: PodRef[] = [];
   const existing = new Map<string, ExistingAntiAffinityConflict[]>();
-  const indexed = indexedNodes(ctx.snapshot);
-  if (indexed) {
-    const pods = ctx.snapshot.objects.pods;
-    const first = affinity[0];
-    if (first) findLabelledOnEveryNode(pods, indexed, first.anchor, first.ref.topologyKey);
-    for (let i = 0; i < antiAffinity.length; i++) {
-      const term = antiAffinity[i] as OwnTerm;
-      findLabelledOnEveryNode(pods, indexed, term.anchor, term.ref.topologyKey);
-    }
+  const first = affinity[0];
+  if (first) findLabelledOnEveryNode(ctx.snapshot, first.anchor, first.ref.topologyKey);
+  for (let i = 0; i < antiAffinity.length; i++) {
+    const term = antiAffinity[i] as OwnTerm;
+    findLabelledOnEveryNode(ctx.snapshot, term.anchor, term.ref.topologyKey);
   }
   // Indexed loops: this walks every pod of the cluster (50,000) once, mostly before V8 has
   // optimised it, and unoptimised for...of allocates an iterator result per step.

@@ -16,7 +16,7 @@ import { oncePerCycle } from '../cycleState.js';
 import { formatLabelSelector, isEmptySelector, matchesLabelSelector, mergeLabelKeys } from '../match/labelSelector.js';
 import { anchorOf, findLabelledOnEveryNode, mayMatch, type LabelAnchor } from '../match/podsLabelled.js';
 import { matchesRequiredNodeAffinity } from '../match/nodeSelector.js';
-import { indexedNodes, isTerminating } from '../facts.js';
+import { isTerminating } from '../facts.js';
 import { untoleratedTaints } from '../match/tolerations.js';
 
 export interface SpreadConstraintRef {
@@ -148,8 +148,7 @@ function computeState(ctx: RuleContext): SpreadState {
   // What nodeTaintsPolicy Honor would count, for a failure only an untolerable domain causes.
   const honoring = constraints.map((c) => (c.ref.nodeTaintsPolicy === 'Honor' ? undefined : { ...c, ref: { ...c.ref, nodeTaintsPolicy: 'Honor' } }));
   const honoredMaps = honoring.map((c) => (c ? new Map<string, number>() : undefined));
-  const indexed = indexedNodes(ctx.snapshot);
-  if (indexed) for (const c of constraints) if (!isEmptySelector(c.selector)) findLabelledOnEveryNode(ctx.snapshot.objects.pods, indexed, c.anchor, c.ref.topologyKey);
+  for (const c of constraints) if (!isEmptySelector(c.selector)) findLabelledOnEveryNode(ctx.snapshot, c.anchor, c.ref.topologyKey);
   for (const node of ctx.nodes) {
     // A node lacking any constraint's topologyKey counts for none of them.
     if (!constraints.every((c) => Object.hasOwn(node.labels, c.ref.topologyKey))) continue;
