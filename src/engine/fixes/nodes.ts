@@ -6,87 +6,71 @@ import { positionsIn, type Judgement } from '../judge.js';
 import type { NodeFacts } from '../model.js';
 import type { PluginName } from '../names.js';
 
-// Every generator asks, and again for each second change: worked out once per judgement.
-const failingOf = new WeakMap<Judgement, NodeVerdict[]>();
+/**
+ * What the generators ask of one judgement's failing nodes, found in one pass: the nodes
+ * proven to fail, the plugins that fail them, whether any failure is one preemption might
+ * resolve (code Unschedulable), and, by plugin, the nodes that plugin alone fails. Every
+ * generator asks, and again for each second change; each walk of 5,000 verdicts, mostly before
+ * V8 has compiled it, cost a first diagnosis 1 to 5 ms, and there were five.
+ */
+interface Failing {
+  nodes: NodeVerdict[];
+  plugins: Set<PluginName>;
+  preemptible: boolean;
+  onlyOn: Map<PluginName, NodeVerdict[]>;
+}
 
-export function failing(judgement: Judgement): NodeVerdict[] {
-  if (judgement.preFilter.length > 0) return [];
+const failingOf = new WeakMap<Judgement, Failing>();
+const noNodes: readonly NodeVerdict[] = Object.freeze([]);
+
+function failingIn(judgement: Judgement): Failing {
   let found = failingOf.get(judgement);
-  if (!found) {
-    found = [];
-    // Indexed loops here and below: each walks 5,000 verdicts once per judgement, mostly before V8 has compiled it.
-    for (let i = 0; i < judgement.nodes.length; i++) {
-      const n = judgement.nodes[i] as NodeVerdict;
-      if (n.verdict === 'fails' && n.unchecked.length === 0) found.push(n);
+  if (found) return found;
+  found = { nodes: [], plugins: new Set(), preemptible: false, onlyOn: new Map() };
+  failingOf.set(judgement, found);
+  if (judgement.preFilter.length > 0) return found;
+  // Nodes of one class share their list of reasons: a list read once in a row.
+  let last: NodeVerdict['reasons'] | undefined;
+  let sole: NodeVerdict[] | undefined;
+  // Indexed: 5,000 verdicts, once per judgement.
+  for (let i = 0; i < judgement.nodes.length; i++) {
+    const n = judgement.nodes[i] as NodeVerdict;
+    if (n.verdict !== 'fails' || n.unchecked.length > 0) continue;
+    found.nodes.push(n);
+    const reasons = n.reasons;
+    if (reasons !== last) {
+      last = reasons;
+      let only: PluginName | undefined = (reasons[0] as NodeVerdict['reasons'][number] | undefined)?.plugin;
+      for (let j = 0; j < reasons.length; j++) {
+        const reason = reasons[j] as NodeVerdict['reasons'][number];
+        found.plugins.add(reason.plugin);
+        if (reason.code === 'Unschedulable') found.preemptible = true;
+        if (reason.plugin !== only) only = undefined;
+      }
+      sole = undefined;
+      if (only !== undefined) {
+        sole = found.onlyOn.get(only);
+        if (!sole) found.onlyOn.set(only, (sole = []));
+      }
     }
-    failingOf.set(judgement, found);
+    sole?.push(n);
   }
   return found;
 }
 
-// What fails among those nodes, in one pass: a generator whose plugin fails nowhere (no taint
-// to tolerate, no cordon, no shortfall) or that needs a failure preemption might resolve
-// returns at once instead of walking 4,500 verdicts to find nothing.
-const summaryOf = new WeakMap<Judgement, { plugins: ReadonlySet<PluginName>; preemptible: boolean }>();
+/** The nodes the judgement proves to fail (none when a PreFilter failure stops the pod). */
+export function failing(judgement: Judgement): NodeVerdict[] {
+  return failingIn(judgement).nodes;
+}
 
 /** The plugins that fail the failing nodes, and whether any failure is one preemption might resolve (code Unschedulable). */
 export function failures(judgement: Judgement): { plugins: ReadonlySet<PluginName>; preemptible: boolean } {
-  let found = summaryOf.get(judgement);
-  if (!found) {
-    const plugins = new Set<PluginName>();
-    let preemptible = false;
-    const nodes = failing(judgement);
-    // Nodes of one class share their list of reasons: each list is read once in a row.
-    let last: NodeVerdict['reasons'] | undefined;
-    for (let i = 0; i < nodes.length; i++) {
-      const reasons = (nodes[i] as NodeVerdict).reasons;
-      if (reasons === last) continue;
-      last = reasons;
-      for (let j = 0; j < reasons.length; j++) {
-        const reason = reasons[j] as NodeVerdict['reasons'][number];
-        plugins.add(reason.plugin);
-        if (reason.code === 'Unschedulable') preemptible = true;
-      }
-    }
-    found = { plugins, preemptible };
-    summaryOf.set(judgement, found);
-  }
-  return found;
+  return failingIn(judgement);
 }
 
-// Several generators ask for the same plugins (the selector, label and affinity fixes all for
-// NodeAffinity): each list is worked out once per judgement. Callers only read it.
-const onlyOnOf = new WeakMap<Judgement, Map<string, readonly NodeVerdict[]>>();
-
-/** Failing nodes whose every reason is one of `plugins`: the ones a change of that kind alone could free. */
-export function failingOnlyOn(judgement: Judgement, ...plugins: PluginName[]): readonly NodeVerdict[] {
-  let byPlugins = onlyOnOf.get(judgement);
-  if (!byPlugins) onlyOnOf.set(judgement, (byPlugins = new Map()));
-  const key = plugins.join(',');
-  let found = byPlugins.get(key);
-  if (!found) {
-    const only: NodeVerdict[] = [];
-    const nodes = failing(judgement);
-    // Nodes of one class share their list of reasons: the answer for the last list is kept.
-    let last: NodeVerdict['reasons'] | undefined;
-    let lastAnswer = false;
-    for (let i = 0; i < nodes.length; i++) {
-      const node = nodes[i] as NodeVerdict;
-      if (node.reasons !== last) {
-        last = node.reasons;
-        lastAnswer = allOf(node.reasons, plugins);
-      }
-      if (lastAnswer) only.push(node);
-    }
-    found = only;
-    byPlugins.set(key, found);
-  }
-  return found;
-}
-
-function allOf(reasons: NodeVerdict['reasons'], plugins: readonly PluginName[]): boolean {
-  for (let i = 0; i < reasons.length; i++) if (!plugins.includes((reasons[i] as NodeVerdict['reasons'][number]).plugin)) return false;
-  return true;
+/** Failing nodes whose every reason is `plugin`'s: the ones a change of that kind alone could free. Callers only read it. */
+export function failingOnlyOn(judgement: Judgement, plugin: PluginName): readonly NodeVerdict[] {
+  return failingIn(judgement).onlyOn.get(plugin) ?? noNodes;
 }
 
 /**

@@ -32,37 +32,47 @@ function respelled(reasons: readonly Reason[]): SelectorEntryMiss[] {
   return out.filter((m) => !m.pinnedElsewhere && m.actual !== undefined && (m.operator === 'In' || m.operator === '=' || m.wanted.length === 1));
 }
 
+/** The labels a node with these reasons would take (and the values they overwrite), or undefined when relabelling frees nothing. */
+function relabelFor(reasons: readonly Reason[], input: FixInput): { set: Record<string, string>; overwrite: Record<string, string> } | undefined {
+  const misses = respelled(reasons);
+  // Every entry the node misses must be a respelling: relabelling one of two misses frees nothing.
+  const all = reasons.every((r) => r.detail.kind !== 'nodeSelectorMismatch' || r.detail.misses.length === misses.length);
+  if (misses.length === 0 || !all) return undefined;
+  const set: Record<string, string> = {};
+  const overwrite: Record<string, string> = {};
+  for (const m of misses) {
+    const actual = m.actual ?? '';
+    // A slip is never equal, so the nodes carrying the pod's spelling are this node's peers.
+    const wanted = m.wanted.find((w) => slip(w, actual) && someNodeCarries(input.ctx.nodes, m.key, w));
+    if (wanted === undefined) return undefined;
+    set[m.key] = wanted;
+    overwrite[m.key] = actual;
+  }
+  return { set, overwrite };
+}
+
 export function proposeRelabels(input: FixInput): Candidate[] {
   const byChange = new Map<string, Candidate>();
-  for (const node of failingOnlyOn(input.judgement, 'NodeAffinity')) {
-    const misses = respelled(node.reasons);
-    // Every entry the node misses must be a respelling: relabelling one of two misses frees nothing.
-    const all = node.reasons.every((r) => r.detail.kind !== 'nodeSelectorMismatch' || r.detail.misses.length === misses.length);
-    if (misses.length === 0 || !all) continue;
-    const set: Record<string, string> = {};
-    const overwrite: Record<string, string> = {};
-    let ok = true;
-    for (const m of misses) {
-      const actual = m.actual ?? '';
-      // A slip is never equal, so the nodes carrying the pod's spelling are this node's peers.
-      const wanted = m.wanted.find((w) => slip(w, actual) && someNodeCarries(input.ctx.nodes, m.key, w));
-      if (wanted === undefined) {
-        ok = false;
-        break;
+  // Nodes of one class share their list of reasons (4,500 refused by one selector in about 500
+  // lists): each list's relabelling is worked out once.
+  const keyOf = new Map<readonly Reason[], string | undefined>();
+  const nodes = failingOnlyOn(input.judgement, 'NodeAffinity');
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as (typeof nodes)[number];
+    let key = keyOf.get(node.reasons);
+    if (key === undefined && !keyOf.has(node.reasons)) {
+      const relabel = relabelFor(node.reasons, input);
+      key = relabel ? JSON.stringify([relabel.set, relabel.overwrite]) : undefined;
+      keyOf.set(node.reasons, key);
+      if (relabel && key !== undefined && !byChange.has(key)) {
+        byChange.set(key, { changes: [{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: [], set: relabel.set, remove: [], overwrite: relabel.overwrite }], nodes: [] });
       }
-      set[m.key] = wanted;
-      overwrite[m.key] = actual;
     }
-    if (!ok) continue;
-    const key = JSON.stringify([set, overwrite]);
-    const known = byChange.get(key);
-    if (known) {
-      const change = known.changes[0];
-      if (change?.kind === 'labelNodes') change.nodes.push(node.name);
-      known.nodes.push(node.name);
-    } else {
-      byChange.set(key, { changes: [{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: [node.name], set, remove: [], overwrite }], nodes: [node.name] });
-    }
+    if (key === undefined) continue;
+    const known = byChange.get(key) as Candidate;
+    const change = known.changes[0];
+    if (change?.kind === 'labelNodes') change.nodes.push(node.name);
+    known.nodes.push(node.name);
   }
   return [...byChange.values()];
 }

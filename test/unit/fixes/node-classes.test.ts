@@ -1,4 +1,4 @@
-// The selector and label fixes are worked out once per list of NodeAffinity reasons, which
+// The selector, label and relabel fixes are worked out once per list of NodeAffinity reasons, which
 // nodes of one class share (rules/NodeAffinity.ts). If the class left out something a fix
 // reads, nodes would be grouped under another node's fix: each generator's candidates for the
 // whole cluster must be those it finds node by node, alone, grouped in node order.
@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { proposeLabels } from '../../../src/engine/fixes/label.js';
+import { proposeRelabels } from '../../../src/engine/fixes/relabel.js';
 import { proposeSelectorFixes } from '../../../src/engine/fixes/selector.js';
 import type { Candidate, FixInput } from '../../../src/engine/fixes/types.js';
 import { judge } from '../../../src/engine/judge.js';
@@ -42,6 +43,24 @@ describe('fixes over nodes of one NodeAffinity class', () => {
     fc.assert(
       fc.property(selectingPod, labelledNodes, (target, nodes) => {
         expect(grouped(proposeSelectorFixes(inputFor(target, nodes)))).toEqual(nodeByNode(proposeSelectorFixes, target, nodes));
+      }),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
+    );
+  });
+
+  it('the relabellings: the same respellings for the same nodes as node by node', () => {
+    fc.assert(
+      fc.property(selectingPod, labelledNodes, (target, nodes) => {
+        // Node by node, a node alone carries no peer's spelling: the peers are given as nodes
+        // that fail elsewhere (a taint), so someNodeCarries sees the same cluster both ways.
+        const relabels = grouped(proposeRelabels(inputFor(target, nodes)));
+        const alone = new Map<string, string[]>();
+        for (const n of nodes) {
+          const peers = nodes.filter((o) => o !== n).map((o) => ({ ...o, spec: { taints: [{ key: 'elsewhere', effect: 'NoSchedule' }] } }));
+          const input = inputFor(structuredClone(target), [n, ...peers]);
+          for (const [key, names] of grouped(proposeRelabels(input))) alone.set(key, [...(alone.get(key) ?? []), ...names.filter((name) => name === n.metadata?.name)]);
+        }
+        expect(relabels).toEqual([...alone].filter(([, names]) => names.length > 0));
       }),
       { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
     );
