@@ -281,7 +281,7 @@ try {
   let incidentUnfinished: string | undefined;
   if (incident > 0) {
     const tVerdicts = performance.now();
-    const progress = await waitForIncidentVerdicts(c.api, incidentPlan, Math.max(600_000, incident * 250), say);
+    const progress = await waitForIncidentVerdicts(c.api, incidentPlan, { stallMs: 300_000, maxMs: 3_600_000 }, say);
     verdictSeconds = (performance.now() - tVerdicts) / 1000;
     if (progress.judged === incidentPlan.length) say(`incident: every pod judged ${verdictSeconds.toFixed(0)} s after the cases' verdicts`);
     else {

@@ -386,9 +386,17 @@ export const waitingLine = (w: Record<string, number>) =>
  * by namespace (the apiserver finds a namespace's pods without going through the other 100,000),
  * paged.
  */
-export async function waitForIncidentVerdicts(api: ApiClient, pods: readonly IncidentPod[], timeoutMs: number, say: (line: string) => void): Promise<VerdictProgress> {
+/**
+ * Waits while the scheduler keeps judging: until every pod has its verdict, `stallMs` passes with
+ * none judged, or `maxMs` in all. At 100,000 bound pods a pod with anti-affinity to every node
+ * took the scheduler 5 s (its PreFilter reads every pod, its preemption tries the nodes): 227
+ * of them, 20 minutes, past a fixed limit made for the cheaper causes.
+ */
+export async function waitForIncidentVerdicts(api: ApiClient, pods: readonly IncidentPod[], { stallMs, maxMs }: { stallMs: number; maxMs: number }, say: (line: string) => void): Promise<VerdictProgress> {
   const wanted = new Map(pods.map((p) => [`${p.namespace}/${p.name}`, p.verdict]));
-  const deadline = Date.now() + timeoutMs;
+  const end = Date.now() + maxMs;
+  let deadline = Math.min(end, Date.now() + stallMs);
+  let judgedBefore = -1;
   let lastSaid = 0;
   for (;;) {
     const progress: VerdictProgress = { judged: 0, waitingByCause: {} };
@@ -411,6 +419,10 @@ export async function waitForIncidentVerdicts(api: ApiClient, pods: readonly Inc
       } while (cont);
     }
     const done = progress.judged === pods.length;
+    if (progress.judged > judgedBefore) {
+      judgedBefore = progress.judged;
+      deadline = Math.min(end, Date.now() + stallMs);
+    }
     if (done || Date.now() >= deadline || Date.now() - lastSaid > 15_000) {
       lastSaid = Date.now();
       say(`  incident: ${progress.judged} of ${pods.length} pods judged${done ? '' : `; waiting: ${waitingLine(progress.waitingByCause)}`}`);
