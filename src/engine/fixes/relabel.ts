@@ -53,26 +53,30 @@ function relabelFor(reasons: readonly Reason[], input: FixInput): { set: Record<
 
 export function proposeRelabels(input: FixInput): Candidate[] {
   const byChange = new Map<string, Candidate>();
+  /** The candidate nodes with these reasons join (one per change), or null when relabelling frees nothing. */
+  const candidateOf = (reasons: readonly Reason[]): Candidate | null => {
+    const relabel = relabelFor(reasons, input);
+    if (!relabel) return null;
+    const key = JSON.stringify([relabel.set, relabel.overwrite]);
+    let candidate = byChange.get(key);
+    if (!candidate) {
+      candidate = { changes: [{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: [], set: relabel.set, remove: [], overwrite: relabel.overwrite }], nodes: [] };
+      byChange.set(key, candidate);
+    }
+    return candidate;
+  };
   // Nodes of one class share their list of reasons (4,500 refused by one selector in about 500
-  // lists): each list's relabelling is worked out once.
-  const keyOf = new Map<readonly Reason[], string | undefined>();
+  // lists): each list's candidate is worked out once.
+  const byList = new Map<readonly Reason[], Candidate | null>();
   const nodes = failingOnlyOn(input.judgement, 'NodeAffinity');
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as (typeof nodes)[number];
-    let key = keyOf.get(node.reasons);
-    if (key === undefined && !keyOf.has(node.reasons)) {
-      const relabel = relabelFor(node.reasons, input);
-      key = relabel ? JSON.stringify([relabel.set, relabel.overwrite]) : undefined;
-      keyOf.set(node.reasons, key);
-      if (relabel && key !== undefined && !byChange.has(key)) {
-        byChange.set(key, { changes: [{ kind: 'labelNodes', cause: 'NodeAffinity', nodes: [], set: relabel.set, remove: [], overwrite: relabel.overwrite }], nodes: [] });
-      }
-    }
-    if (key === undefined) continue;
-    const known = byChange.get(key) as Candidate;
-    const change = known.changes[0];
+    let candidate = byList.get(node.reasons);
+    if (candidate === undefined) byList.set(node.reasons, (candidate = candidateOf(node.reasons)));
+    if (candidate === null) continue;
+    const change = candidate.changes[0];
     if (change?.kind === 'labelNodes') change.nodes.push(node.name);
-    known.nodes.push(node.name);
+    candidate.nodes.push(node.name);
   }
   return [...byChange.values()];
 }

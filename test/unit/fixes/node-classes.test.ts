@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { proposeLabels } from '../../../src/engine/fixes/label.js';
 import { proposeRelabels } from '../../../src/engine/fixes/relabel.js';
 import { proposeSelectorFixes } from '../../../src/engine/fixes/selector.js';
-import type { Candidate, FixInput } from '../../../src/engine/fixes/types.js';
+import type { Candidate, Change, FixInput } from '../../../src/engine/fixes/types.js';
 import { judge } from '../../../src/engine/judge.js';
 import { ruleSet } from '../../../src/messages/registry.js';
-import { contextFor } from '../../support/builders.js';
+import { contextFor, node, pod } from '../../support/builders.js';
 import { labelledNodes, selectingPod } from '../../support/node-affinity-arbitraries.js';
 
 function inputFor(target: V1Pod, nodes: V1Node[]): FixInput {
@@ -64,6 +64,14 @@ describe('fixes over nodes of one NodeAffinity class', () => {
       }),
       { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
     );
+  });
+
+  it('the relabellings: lists of reasons that differ get their own answers', () => {
+    // Each failing node's reasons are a list of its own: a respelling, another value, a respelling.
+    const target = pod('p').nodeSelector({ disk: 'ssd' }).obj();
+    const nodes = [node('n0').labels({ disk: 'ssd' }).obj(), node('n1').labels({ disk: 'SSD' }).obj(), node('n2').labels({ disk: 'hdd' }).obj(), node('n3').labels({ disk: 'SSD' }).obj()];
+    const relabel: Change = { kind: 'labelNodes', cause: 'NodeAffinity', nodes: [], set: { disk: 'ssd' }, remove: [], overwrite: { disk: 'SSD' } };
+    expect(grouped(proposeRelabels(inputFor(target, nodes)))).toEqual([[changeKey({ changes: [relabel], nodes: [] }), ['n1', 'n3']]]);
   });
 
   it('the labellings: the same labels for the same nodes as node by node (the two that label most)', () => {
