@@ -45,8 +45,9 @@ import { measure as timedRun, median, type Measured } from './timed.js';
 import { checkTriage, cordonedNode, createIncidentPods, createRefusedReplicaSet, describeCause, incidentPods, INCIDENT_NAMESPACES, seedExporters, waitForIncidentVerdicts, waitForRefusal, waitingLine, type GroupCheck } from './live/incident.js';
 import { layout, type Spread } from './live/layout.js';
 import { availableMB, estimatePeak, GUARD_MB, LARGE_RUN_PODS, memoryGuard } from './live/memory.js';
-import { candidateStride, CORDONED_POOL, ensureNamespace, pool, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
+import { candidateStride, CORDONED_POOL, ensureNamespace, pool, seededPod, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
 import { cpuBetween, cpuTimes, residentLine, seedingSummary, usage } from './live/usage.js';
+import { keepPodsWritten, podListsFromEtcd } from './live/watch-cache.js';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const node = path.join(repo, 'node_modules', 'node', 'bin', 'node');
@@ -146,7 +147,7 @@ const rawWords: Record<string, string> = {
   rawPagedListRv0: 'the same with resourceVersion=0 (watch cache), round 1 only',
   rawPagedListProtobuf: 'the same in protobuf, round 1 only',
   rawByNamespace4: 'the same by namespace, 4 namespaces at a time, round 1 only',
-  rawByNamespace4Protobuf: 'the same by namespace, 4 at a time, in protobuf (as the CLI reads every pod), round 1 only',
+  rawByNamespace4Protobuf: 'the same by namespace, 4 at a time, in protobuf (as the CLI reads every pod), every round',
   rawByNamespace4Protobuf2000: 'the same by namespace, 4 at a time, in protobuf, limit 2000, round 1 only',
   rawNominated: "the LIST of pods nominated to a node that a diagnosis with candidate nodes adds (fieldSelector spec.nodeName=,status.nominatedNodeName!=,status.phase!=Succeeded,status.phase!=Failed), every round",
 };
@@ -205,6 +206,8 @@ interface CaseRun {
   diagnosisMs: number;
   diagnosisCpuMs: number;
   reportMs: number;
+  /** The pod LISTs (pages) the apiserver served from etcd rather than its watch cache. */
+  fromEtcd: number;
   /** The -o json answer's counts, to hold the -o yaml run's against. */
   byFirstPlugin: Record<string, number>;
   wallSeconds: number;
@@ -294,9 +297,12 @@ try {
   const judgedUsage = usage(c);
   say(`control plane once every verdict is in: ${residentLine(judgedUsage, pods)}`);
 
+  // From here on one pod is written every 10 s, as a live cluster's pods are: without it the
+  // apiserver serves a paged LIST's later pages from etcd once it compacts (live/watch-cache.ts).
+  const writer = keepPodsWritten(c.api, seededPod(0).namespace, seededPod(0).name, 10_000);
   if (args.snapshots) await saveReads(args.snapshots, c.kubeconfigFor(benchUser), cases);
   if (args.hold) {
-    say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; interrupt to stop the cluster`);
+    say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; pod ${seededPod(0).namespace}/${seededPod(0).name} written every 10 s; interrupt to stop the cluster`);
     await new Promise((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -311,7 +317,7 @@ try {
   const results = new Map<string, CaseRun[]>();
   const peerRuns = new Map<string, Measured[]>();
   /** requestSeconds: the requests alone, inside the reading process (its wall time counts node's start too). */
-  type RawRead = Measured & { pages: number; bytes: number; requestSeconds: number };
+  type RawRead = Measured & { pages: number; bytes: number; requestSeconds: number; fromEtcd: number };
   // The raw reads: the reference (one paged JSON LIST), and the other ways of reading every pod
   // the issue asks to weigh: from the watch cache (resourceVersion=0), protobuf, and by namespace.
   const rawReads: Record<string, string[]> = {
@@ -351,6 +357,7 @@ try {
   const runCase = async (k: BenchCase, other?: string): Promise<CaseRun> => {
     const name = (k.pod['metadata'] as { name: string }).name;
     const mark = c.audit.mark();
+    const etcdBefore = await podListsFromEtcd(c.api);
     const profile = args.profile && !other ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : [];
     const query = [name, '-n', BENCH_NAMESPACE, '-o', 'json'];
     // This build runs as kubectl runs it, through bin/kubectl-why_pending (its node flags included).
@@ -361,6 +368,7 @@ try {
       : args.cli
         ? await measure(node, [...profile, cli, ...query], timed, true)
         : await measure(launcher, query, profile.length > 0 ? { ...timed, NODE_OPTIONS: profile.join(' ') } : timed, true);
+    const fromEtcd = (await podListsFromEtcd(c.api)) - etcdBefore;
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
     const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null; likelyCauses: string[] } };
     const counts = { nodes, tainted: taintedCount, candidates: candidateCount, cordoned: cordonedCount, packed: placed.packed.length };
@@ -382,7 +390,7 @@ try {
     // nodes that passed the node-only checks (the ones the diagnosis fails on pods).
     const nodeOnly = new Set(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity']);
     const candidates = podLists > 0 ? Object.entries(got).filter(([p]) => !nodeOnly.has(p)).reduce((n, [, v]) => n + v, 0) : perNodeReads;
-    return { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, podLists, requests: events.length, byKind, candidates, byFirstPlugin: json.counts.byFirstPlugin, ...engineMs(m.stderr) };
+    return { wallSeconds: m.wallSeconds, maxRssMB: m.maxRssMB, podLists, fromEtcd, requests: events.length, byKind, candidates, byFirstPlugin: json.counts.byFirstPlugin, ...engineMs(m.stderr) };
   };
 
   // -o yaml once per case (round 1): its report's time, and the same counts as -o json.
@@ -433,7 +441,7 @@ try {
   const runOurs = async (k: BenchCase): Promise<CaseRun> => {
     const got = await runCase(k);
     (results.get(k.id) ?? results.set(k.id, []).get(k.id))?.push(got);
-    say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists, ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}, cpu ${got.diagnosisCpuMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
+    say(`  (${k.id}) ${got.wallSeconds.toFixed(2)} s, ${got.maxRssMB.toFixed(0)} MB, ${got.requests} requests, ${got.podLists} wide pod lists (${got.fromEtcd} pod lists served from etcd meanwhile), ${got.candidates} candidates; engine ${got.engineMs.toFixed(0)} ms (diagnosis ${got.diagnosisMs.toFixed(0)}, cpu ${got.diagnosisCpuMs.toFixed(0)}), report ${got.reportMs.toFixed(0)} ms`);
     return got;
   };
   // With --against, the builds take turns at running first on a case: the first run after the
@@ -467,12 +475,15 @@ try {
     refs.kubectlGetNodes.push(nodesRef);
     say(`  kubectl get nodes -o json ${nodesRef.wallSeconds.toFixed(2)} s, ${nodesRef.maxRssMB.toFixed(0)} MB`);
     // The other ways of reading every pod are weighed once (round 1); the reference every round.
-    for (const [key, flags] of Object.entries(rawReads).filter(([k]) => r === 1 || k === 'rawPagedList' || k === 'rawNominated')) {
+    const everyRound = new Set(['rawPagedList', 'rawByNamespace4Protobuf', 'rawNominated']);
+    for (const [key, flags] of Object.entries(rawReads).filter(([k]) => r === 1 || everyRound.has(k))) {
       const [pathFlags, paths] = [flags.filter((f) => !f.startsWith('/')), flags.filter((f) => f.startsWith('/'))];
+      const etcdBefore = await podListsFromEtcd(c.api);
       const raw = await measure(node, [path.join(import.meta.dirname, 'live', 'raw-list.ts'), ...pathFlags, c.server, adminToken, c.caFile, ...paths], process.env, true);
+      const fromEtcd = (await podListsFromEtcd(c.api)) - etcdBefore;
       const rawOut = JSON.parse(raw.stdout) as { pages: number; bytes: number; seconds: number };
-      refs[key]?.push({ ...raw, pages: rawOut.pages, bytes: rawOut.bytes, requestSeconds: rawOut.seconds });
-      say(`  ${key} ${raw.wallSeconds.toFixed(2)} s (${rawOut.pages} pages, ${(rawOut.bytes / 1e6).toFixed(0)} MB)`);
+      refs[key]?.push({ ...raw, pages: rawOut.pages, bytes: rawOut.bytes, requestSeconds: rawOut.seconds, fromEtcd });
+      say(`  ${key} ${raw.wallSeconds.toFixed(2)} s (${rawOut.pages} pages, ${(rawOut.bytes / 1e6).toFixed(0)} MB; ${fromEtcd} pod lists served from etcd meanwhile)`);
     }
   }
 
@@ -481,6 +492,9 @@ try {
   // The reads are those kept in --snapshots, or read now for this run only.
   const readsDir = args.snapshots ?? (tempReads = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-reads-')));
   if (tempReads) await saveReads(tempReads, c.kubeconfigFor(benchUser), cases);
+  const written = await writer.stop();
+  const etcdServed = [...[...results.values()].flat(), ...Object.keys(rawReads).flatMap((k) => refs[k] ?? [])].reduce((n, x) => n + x.fromEtcd, 0);
+  say(`watch cache: pod ${seededPod(0).namespace}/${seededPod(0).name} written ${written} times; ${etcdServed} pod LISTs served from etcd while the reads were timed`);
   // The engine reads files, not the cluster: the control plane is stopped first, so that an
   // apiserver and etcd holding 55,000 objects (collecting after the rounds' reads, compacting)
   // do not take the same two cores while it is timed.
@@ -509,6 +523,7 @@ try {
     cluster: { nodes, pods, version: c.version, spread, packedNodes: placed.packed.length, maxPodsPerNode: placed.maxPods, stopControlLoops: stopLoops, gogc },
     seeding: { podsPerSecond: seeding.podsPerSecond, cpuSeconds: seeding.cpuSeconds, ...(seeding.machineBusy !== undefined ? { machineBusy: seeding.machineBusy } : {}), controlPlaneRssMB: { afterSeeding: rssOf(seededUsage), onceJudged: rssOf(judgedUsage) } },
     ...(triageSummary ? { incident: { ...triageSummary, verdictSeconds } } : {}),
+    watchCache: { podWrites: written, podListsFromEtcd: etcdServed },
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', memoryGB: Math.round(os.totalmem() / 1e9), loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
     cases: Object.fromEntries(
       cases.map((k) => {
@@ -608,6 +623,7 @@ try {
       '',
       ...(envelopeTable ? [envelopeTable, ''] : []),
       ...Object.entries(summary.cases).map(([id, k]) => `- (${id}) requests: ${Object.entries(k.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`),
+      `- Pod LISTs (pages) the apiserver served from etcd rather than its watch cache while the rounds' reads were timed (its metrics; they count its own LISTs too: its cache consistency check reads every pod from etcd, 10,000 a page, every 5 to 7.5 minutes): ${etcdServed}; one pod written every 10 s meanwhile (${written} writes), as a live cluster's pods are, so that its watch cache keeps the snapshots it serves later pages from (test/bench/live/watch-cache.ts).`,
       '',
       'Captures: `kubectl why-pending capture <pod> -n bench -f case.tar.gz`, once per case in round 1, read back with `--from-dump` and its counts checked; the capture may hold no pod but the target and those of the nodes the read read (checked).',
       '',

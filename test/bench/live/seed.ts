@@ -137,12 +137,16 @@ export async function createBoundPod(api: ApiClient, manifest: { metadata: { nam
   }
 }
 
+/** Where bound pod `j` is and what it is called. */
+export function seededPod(j: number): { namespace: string; name: string; app: string } {
+  const app = `svc-${j % 97}`;
+  return { namespace: TEAM_NAMESPACES[j % TEAM_NAMESPACES.length] ?? 'default', name: `${app}-${j.toString(36).padStart(6, '0')}`, app };
+}
+
 /** Bound pod `j` on the node and with the cpu `place` gives (layout.ts). */
 export async function seedPod(api: ApiClient, j: number, place: Placement): Promise<void> {
   const { node, slot } = place;
-  const ns = TEAM_NAMESPACES[j % TEAM_NAMESPACES.length] ?? 'default';
-  const app = `svc-${j % 97}`;
-  const name = `${app}-${j.toString(36).padStart(6, '0')}`;
+  const { namespace: ns, name, app } = seededPod(j);
   const cpu = place.cpuMillis;
   const labels: Record<string, string> = { app, 'app.kubernetes.io/name': app, 'app.kubernetes.io/part-of': `product-${j % 13}`, tier: ['web', 'api', 'worker'][j % 3] ?? 'web', 'pod-template-hash': (j % 1000).toString(16).padStart(10, 'a') };
   if (slot === 0) labels[EVERY_NODE_LABEL.key] = EVERY_NODE_LABEL.value;
