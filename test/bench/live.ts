@@ -47,7 +47,7 @@ import { layout, type Spread } from './live/layout.js';
 import { availableMB, estimatePeak, GUARD_MB, LARGE_RUN_PODS, memoryGuard } from './live/memory.js';
 import { candidateStride, CORDONED_POOL, ensureNamespace, pool, seededPod, seedNode, seedPod, tainted, TEAM_NAMESPACES } from './live/seed.js';
 import { cpuBetween, cpuTimes, residentLine, seedingSummary, usage } from './live/usage.js';
-import { keepPodsWritten, podListsFromEtcd } from './live/watch-cache.js';
+import { countingEtcdPodLists, keepPodsWritten } from './live/watch-cache.js';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const node = path.join(repo, 'node_modules', 'node', 'bin', 'node');
@@ -299,10 +299,11 @@ try {
 
   // From here on one pod is written every 10 s, as a live cluster's pods are: without it the
   // apiserver serves a paged LIST's later pages from etcd once it compacts (live/watch-cache.ts).
-  const writer = keepPodsWritten(c.api, seededPod(0).namespace, seededPod(0).name, 10_000);
+  const heartbeat = seededPod(0);
+  const writer = keepPodsWritten(c.api, heartbeat.namespace, heartbeat.name, 10_000);
   if (args.snapshots) await saveReads(args.snapshots, c.kubeconfigFor(benchUser), cases);
   if (args.hold) {
-    say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; pod ${seededPod(0).namespace}/${seededPod(0).name} written every 10 s; interrupt to stop the cluster`);
+    say(`holding: KUBECONFIG=${c.kubeconfigFor(benchUser)} kubectl why-pending <pod> -n ${BENCH_NAMESPACE}; pod ${heartbeat.namespace}/${heartbeat.name} written every 10 s; interrupt to stop the cluster`);
     await new Promise((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -357,18 +358,18 @@ try {
   const runCase = async (k: BenchCase, other?: string): Promise<CaseRun> => {
     const name = (k.pod['metadata'] as { name: string }).name;
     const mark = c.audit.mark();
-    const etcdBefore = await podListsFromEtcd(c.api);
     const profile = args.profile && !other ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, `--cpu-prof-name=case-${k.id}-${Date.now()}.cpuprofile`] : [];
     const query = [name, '-n', BENCH_NAMESPACE, '-o', 'json'];
     // This build runs as kubectl runs it, through bin/kubectl-why_pending (its node flags included).
     // Its timings line says how long the engine took inside the run (engineMs).
     const timed = { ...env, WHY_PENDING_TIMINGS: '1' };
-    const m = other
-      ? await measure(other, query, timed, true)
-      : args.cli
-        ? await measure(node, [...profile, cli, ...query], timed, true)
-        : await measure(launcher, query, profile.length > 0 ? { ...timed, NODE_OPTIONS: profile.join(' ') } : timed, true);
-    const fromEtcd = (await podListsFromEtcd(c.api)) - etcdBefore;
+    const { result: m, fromEtcd } = await countingEtcdPodLists(c.api, () =>
+      other
+        ? measure(other, query, timed, true)
+        : args.cli
+          ? measure(node, [...profile, cli, ...query], timed, true)
+          : measure(launcher, query, profile.length > 0 ? { ...timed, NODE_OPTIONS: profile.join(' ') } : timed, true),
+    );
     const events = requests(await c.audit.settle(c.clientFor(benchUser), benchUser, mark));
     const json = JSON.parse(m.stdout) as { counts: { nodes: number; fitting: number; byFirstPlugin: Record<string, number> }; scheduler: { agrees: boolean | null; likelyCauses: string[] } };
     const counts = { nodes, tainted: taintedCount, candidates: candidateCount, cordoned: cordonedCount, packed: placed.packed.length };
@@ -479,9 +480,7 @@ try {
     const everyRound = new Set(['rawPagedList', 'rawByNamespace4Protobuf', 'rawNominated']);
     for (const [key, flags] of Object.entries(rawReads).filter(([k]) => r === 1 || everyRound.has(k))) {
       const [pathFlags, paths] = [flags.filter((f) => !f.startsWith('/')), flags.filter((f) => f.startsWith('/'))];
-      const etcdBefore = await podListsFromEtcd(c.api);
-      const raw = await measure(node, [path.join(import.meta.dirname, 'live', 'raw-list.ts'), ...pathFlags, c.server, adminToken, c.caFile, ...paths], process.env, true);
-      const fromEtcd = (await podListsFromEtcd(c.api)) - etcdBefore;
+      const { result: raw, fromEtcd } = await countingEtcdPodLists(c.api, () => measure(node, [path.join(import.meta.dirname, 'live', 'raw-list.ts'), ...pathFlags, c.server, adminToken, c.caFile, ...paths], process.env, true));
       const rawOut = JSON.parse(raw.stdout) as { pages: number; bytes: number; seconds: number };
       refs[key]?.push({ ...raw, pages: rawOut.pages, bytes: rawOut.bytes, requestSeconds: rawOut.seconds, fromEtcd });
       say(`  ${key} ${raw.wallSeconds.toFixed(2)} s (${rawOut.pages} pages, ${(rawOut.bytes / 1e6).toFixed(0)} MB; ${fromEtcd} pod lists served from etcd meanwhile)`);
@@ -493,9 +492,9 @@ try {
   // The reads are those kept in --snapshots, or read now for this run only.
   const readsDir = args.snapshots ?? (tempReads = mkdtempSync(path.join(os.tmpdir(), 'why-pending-bench-reads-')));
   if (tempReads) await saveReads(tempReads, c.kubeconfigFor(benchUser), cases);
-  const written = await writer.stop();
+  const writes = await writer.stop();
   const etcdServed = [...[...results.values()].flat(), ...Object.keys(rawReads).flatMap((k) => refs[k] ?? [])].reduce((n, x) => n + x.fromEtcd, 0);
-  say(`watch cache: pod ${seededPod(0).namespace}/${seededPod(0).name} written ${written} times; ${etcdServed} pod LISTs served from etcd while the reads were timed`);
+  say(`watch cache: pod ${heartbeat.namespace}/${heartbeat.name} written ${writes} times; ${etcdServed} pod LISTs served from etcd while the reads were timed`);
   // The engine reads files, not the cluster: the control plane is stopped first, so that an
   // apiserver and etcd holding 55,000 objects (collecting after the rounds' reads, compacting)
   // do not take the same two cores while it is timed.
@@ -524,7 +523,7 @@ try {
     cluster: { nodes, pods, version: c.version, spread, packedNodes: placed.packed.length, maxPodsPerNode: placed.maxPods, stopControlLoops: stopLoops, gogc },
     seeding: { podsPerSecond: seeding.podsPerSecond, cpuSeconds: seeding.cpuSeconds, ...(seeding.machineBusy !== undefined ? { machineBusy: seeding.machineBusy } : {}), controlPlaneRssMB: { afterSeeding: rssOf(seededUsage), onceJudged: rssOf(judgedUsage) } },
     ...(triageSummary ? { incident: { ...triageSummary, verdictSeconds } } : {}),
-    watchCache: { podWrites: written, podListsFromEtcd: etcdServed },
+    watchCache: { podWrites: writes, podListsFromEtcd: etcdServed },
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '?', memoryGB: Math.round(os.totalmem() / 1e9), loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
     cases: Object.fromEntries(
       cases.map((k) => {
@@ -624,7 +623,7 @@ try {
       '',
       ...(envelopeTable ? [envelopeTable, ''] : []),
       ...Object.entries(summary.cases).map(([id, k]) => `- (${id}) requests: ${Object.entries(k.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`),
-      `- Pod LISTs (pages) the apiserver served from etcd rather than its watch cache while the rounds' reads were timed (its metrics; they count its own LISTs too: its cache consistency check reads every pod from etcd, 10,000 a page, every 5 to 7.5 minutes): ${etcdServed}; one pod written every 10 s meanwhile (${written} writes), as a live cluster's pods are, so that its watch cache keeps the snapshots it serves later pages from (test/bench/live/watch-cache.ts).`,
+      `- Pod LISTs (pages) the apiserver served from etcd rather than its watch cache while the rounds' reads were timed (its metrics; they count its own LISTs too: its cache consistency check reads every pod from etcd, 10,000 a page, every 5 to 7.5 minutes): ${etcdServed}; one pod written every 10 s meanwhile (${writes} writes), as a live cluster's pods are, so that its watch cache keeps the snapshots it serves later pages from (test/bench/live/watch-cache.ts).`,
       '',
       'Captures: `kubectl why-pending capture <pod> -n bench -f case.tar.gz`, once per case in round 1, read back with `--from-dump` and its counts checked; the capture may hold no pod but the target and those of the nodes the read read (checked).',
       '',

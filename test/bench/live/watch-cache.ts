@@ -5,11 +5,10 @@
 // compacted past its revision (every 5 minutes by default): in a cluster whose pods have not
 // been written since the last compaction no snapshot is left, and every page after a namespace's
 // first is served by etcd (k8s.io/apiserver pkg/storage/cacher: delegator.go, compactor.go,
-// store/watch_cache_storage.go). Measured here at 100,000 pods: the CLI's read of every pod
-// 15 to 18 s served that way against 7 to 9 s from the cache (BENCHMARKS.md, "Reading every
-// pod: what was weighed"). A live cluster's pods are written all the time (kubelets report
-// status, controllers scale); the bench cluster's are not once seeded, which is what
-// keepPodsWritten stands in for.
+// store/watch_cache_storage.go), and the read of every pod takes twice as long (BENCHMARKS.md,
+// "Reading every pod: what was weighed"). A live cluster's pods are written all the time
+// (kubelets report status, controllers scale); the bench cluster's are not once seeded, which
+// is what keepPodsWritten stands in for.
 import type { ApiClient } from '../../e2e/harness/api.js';
 
 const etcdPodLists = /^apiserver_storage_list_total\{group="",index="",resource="pods",storage="etcd"\} (\S+)$/m;
@@ -25,6 +24,13 @@ export async function podListsFromEtcd(api: ApiClient): Promise<number> {
   return Number(etcdPodLists.exec(text)?.[1] ?? 0);
 }
 
+/** What `read` gave, and the pod LISTs the apiserver served from etcd while it ran. */
+export async function countingEtcdPodLists<T>(api: ApiClient, read: () => Promise<T>): Promise<{ result: T; fromEtcd: number }> {
+  const before = await podListsFromEtcd(api);
+  const result = await read();
+  return { result, fromEtcd: (await podListsFromEtcd(api)) - before };
+}
+
 /**
  * Writes an annotation of one pod every `everyMs`, as a live cluster's kubelets and controllers
  * write pods, so that the watch cache keeps a snapshot past each compaction. The annotation
@@ -34,20 +40,24 @@ export async function podListsFromEtcd(api: ApiClient): Promise<number> {
 export function keepPodsWritten(api: ApiClient, namespace: string, name: string, everyMs: number): { stop: () => Promise<number> } {
   let writes = 0;
   let failure: unknown;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
   let last: Promise<void> = Promise.resolve();
+  // One write at a time: the next is timed from the end of the one before.
   const write = () => {
     last = api
       .patch(`/api/v1/namespaces/${namespace}/pods/${name}`, { metadata: { annotations: { 'bench/written-at': new Date().toISOString() } } })
       .then(() => void writes++)
-      .catch((error: unknown) => void (failure ??= error));
+      .catch((error: unknown) => void (failure ??= error))
+      .finally(() => {
+        if (!stopped) (timer = setTimeout(write, everyMs)).unref();
+      });
   };
   write();
-  // One write at a time: the next waits for the one before.
-  const timer = setInterval(() => void last.then(write), everyMs);
-  timer.unref();
   return {
     stop: async () => {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       await last;
       if (failure !== undefined) throw new Error(`writing pod ${namespace}/${name} to keep the watch cache's snapshots: ${failure instanceof Error ? failure.message : String(failure)}`);
       return writes;
