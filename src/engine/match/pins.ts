@@ -7,7 +7,7 @@
 import type { V1NodeSelectorRequirement } from '@kubernetes/client-node';
 import type { NodeFacts } from '../model.js';
 
-const hostnameKey = 'kubernetes.io/hostname';
+export const hostnameKey = 'kubernetes.io/hostname';
 const nameField = 'metadata.name';
 
 // Once per list of nodes: every node of a diagnosis asks about the same list.

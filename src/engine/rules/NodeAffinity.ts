@@ -7,7 +7,7 @@ import { evaluateTerm, labelKeysAsked, matchesNodeRequirement } from '../match/n
 import { compareText, isNearMiss, mayBeNearMiss, nearest, type Nearest, type TextDiff } from '../nearmiss/index.js';
 import { byKeyList, labelKeys } from '../match/labelKeys.js';
 import { TupleMemo } from '../tupleMemo.js';
-import { pinsToNodes } from '../match/pins.js';
+import { hostnameKey, pinsToNodes } from '../match/pins.js';
 
 /** A label of the node that nearly matches what the pod wants; diffs only where they are near misses. */
 export interface LabelNearMiss {
@@ -179,7 +179,9 @@ function reasonsOn(spec: V1PodSpec | undefined, labels: Record<string, string>, 
 // its values of the keys the pod asks about and, where one is missing, its list of keys (the
 // near key looked for) and that near key's value. The reasons are worked out once per class and
 // shared by its nodes (callers only read them; the fix generators group nodes by them). A term
-// with matchFields reads the node's name: no classes then. By the pod's spec object and the list
+// with matchFields reads the node's name: no classes then; nor for a pod that asks about
+// kubernetes.io/hostname, which the kubelet sets to its node's name: every node would be a class
+// of its own, and keeping 5,000 of them only costs. By the pod's spec object and the list
 // of nodes (whether a hostname pins the pod to one of them depends on the list), so that a fix's
 // patched pod or patched nodes have their own.
 interface Classes {
@@ -196,7 +198,8 @@ function classesOf(spec: V1PodSpec, nodes: readonly NodeFacts[]): Classes | null
   if (found === undefined) {
     const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
     const byName = terms.some((t) => (t.matchFields ?? []).length > 0);
-    found = byName ? null : { asked: labelKeysAsked(spec), memo: new TupleMemo() };
+    const asked = byName ? [] : labelKeysAsked(spec);
+    found = byName || asked.includes(hostnameKey) ? null : { asked, memo: new TupleMemo() };
     bySpec.set(spec, found);
   }
   return found;

@@ -63,6 +63,14 @@ describe('node selector and required node affinity', () => {
     expect(outline(affinity)).toEqual([{ kinds: ['tolerateTaint'], makesFit: ['node-09'] }]);
   });
 
+  it('a pod pinned to a hostname is fixed on that node alone: the nodes it is pinned away from are not candidates', () => {
+    // node-08 carries node-09's taint and is cordoned: a toleration or an uncordon there frees nothing.
+    const nodes = [node('node-08').taint('dedicated', 'gpu', 'NoSchedule').cordon().obj(), node('node-09').taint('dedicated', 'gpu', 'NoSchedule').obj(), node('node-19').cordon().obj()];
+    const fixes = fixesFor(pod('p').nodeSelector({ 'kubernetes.io/hostname': 'node-09' }).obj(), nodes);
+    expect(outline(fixes)).toEqual([{ kinds: ['tolerateTaint'], makesFit: ['node-09'] }]);
+    expect(fixes[0]?.stillBlockedBy).toEqual({});
+  });
+
   it('a hostname no node carries may be a typo: the node with the near name is offered', () => {
     const fixes = fixesFor(pod('p').nodeSelector({ 'kubernetes.io/hostname': 'node-9' }).obj(), [node('node-09').obj(), node('node-10').obj()]);
     expect(fixes.map((f) => f.changes)).toEqual([[{ kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: 'kubernetes.io/hostname', value: 'node-9' }, to: { key: 'kubernetes.io/hostname', value: 'node-09' } }]]);
