@@ -1,9 +1,11 @@
 // Which nodes a generator looks at: those the judgement proves to fail (never one whose
-// verdict rests on a gap), and of those, the ones a given plugin alone rejects. A node the
-// pod's nodeSelector pins it away from by name is none of them: the pod names another node by
-// its kubernetes.io/hostname (match/pins.ts), and no generator's change frees this one (the
-// selector's and the labels' fixes leave such a pin alone). A pod pinned to one node of 5,000
-// had each generator walk, and each replay judge, 4,999 nodes it can never run on.
+// verdict rests on a gap), and of those, the ones a given plugin alone rejects. A node the pod
+// is pinned away from by name is none of them: its nodeSelector names another node by its
+// kubernetes.io/hostname (match/pins.ts), or NodeAffinity's PreFilter left it out (every
+// required term names nodes by metadata.name, as a DaemonSet's pod does). No generator's change
+// frees such a node (the selector's, the labels' and the terms' fixes leave a pin by name
+// alone). A pod pinned to one node of 5,000 had each generator walk, and each replay judge,
+// 4,999 nodes it can never run on.
 import type { V1PodSpec } from '@kubernetes/client-node';
 import type { NodeVerdict } from '../judge.js';
 import { positionsIn, type Judgement } from '../judge.js';
@@ -65,10 +67,11 @@ function failingIn(judgement: Judgement): Failing {
   return found;
 }
 
-/** Whether the node's reasons say the pod's nodeSelector names another node by its hostname. */
+/** Whether the node's reasons say the pod names other nodes by name: its nodeSelector's hostname, or its terms' metadata.name. */
 function pinnedAway(reasons: NodeVerdict['reasons']): boolean {
   for (let j = 0; j < reasons.length; j++) {
     const detail = (reasons[j] as NodeVerdict['reasons'][number]).detail;
+    if (detail.kind === 'outsidePreFilterNodes') return true;
     if (detail.kind !== 'nodeSelectorMismatch') continue;
     for (let k = 0; k < detail.misses.length; k++) if (detail.misses[k]?.pinnedElsewhere) return true;
   }

@@ -71,6 +71,13 @@ describe('node selector and required node affinity', () => {
     expect(fixes[0]?.stillBlockedBy).toEqual({});
   });
 
+  it("a DaemonSet's pod, pinned by metadata.name, is fixed on its node alone", () => {
+    const nodes = [node('node-08').taint('dedicated', 'gpu', 'NoSchedule').obj(), node('node-09').taint('dedicated', 'gpu', 'NoSchedule').obj(), node('node-19').cordon().obj()];
+    const fixes = fixesFor(pod('p').matchFieldsTerm('node-09').obj(), nodes);
+    expect(outline(fixes)).toEqual([{ kinds: ['tolerateTaint'], makesFit: ['node-09'] }]);
+    expect(fixes[0]?.stillBlockedBy).toEqual({});
+  });
+
   it('a hostname no node carries may be a typo: the node with the near name is offered', () => {
     const fixes = fixesFor(pod('p').nodeSelector({ 'kubernetes.io/hostname': 'node-9' }).obj(), [node('node-09').obj(), node('node-10').obj()]);
     expect(fixes.map((f) => f.changes)).toEqual([[{ kind: 'setNodeSelector', cause: 'NodeAffinity', from: { key: 'kubernetes.io/hostname', value: 'node-9' }, to: { key: 'kubernetes.io/hostname', value: 'node-09' } }]]);
