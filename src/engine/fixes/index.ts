@@ -4,15 +4,16 @@
 // blocked by another plugin is tried once more with a second change for what still blocks
 // them, replayed as one fix; alone it is not offered.
 import type { ObjectRef } from '../events.js';
-import type { Judgement } from '../judge.js';
+import { positionsIn, type Judgement } from '../judge.js';
 import type { RuleContext } from '../model.js';
-import type { Rule } from '../reasons.js';
+import type { Reason, Rule } from '../reasons.js';
+import type { PluginName } from '../names.js';
 import { proposeRelaxedTerms } from './affinity.js';
 import { cautionsOf, classOf, fixClasses } from './classes.js';
 import { keepFirstNames } from './firstNames.js';
 import { proposeLabels } from './label.js';
 import { editsPodSpec } from './patch.js';
-import { proposePreemptions } from './preemption.js';
+import { mayPreempt, proposePreemptions } from './preemption.js';
 import { proposeRelabels } from './relabel.js';
 import { replay, type Replay } from './replay.js';
 import { firstUnreadFits } from './unread.js';
@@ -28,20 +29,27 @@ import { proposeUncordons } from './uncordon.js';
 export { editsPodSpec } from './patch.js';
 export type { Change, Fix, FixCaution, FixClass, RequestPlace, SpecTarget } from './types.js';
 
-/** Every kind of candidate (classes.ts decides the order they are offered in). */
-const generators: readonly ((input: FixInput) => Candidate[])[] = [
-  proposeRelabels,
-  proposeTolerations,
-  proposeDeviceTolerations,
-  proposeSelectorFixes,
-  proposeLabels,
-  proposeRelaxedTerms,
-  proposeSpreadPolicies,
-  proposeRequests,
-  proposeDeviceCapacities,
-  proposeUncordons,
-  proposePreemptions,
+/**
+ * Every kind of candidate (classes.ts decides the order they are offered in), and the plugin
+ * whose reasons its changes clear; preemption clears reasons of code Unschedulable, whichever
+ * the plugin (preemption.ts).
+ */
+const generators: readonly { propose: (input: FixInput) => Candidate[]; clears: PluginName | 'preemptible' }[] = [
+  { propose: proposeRelabels, clears: 'NodeAffinity' },
+  { propose: proposeTolerations, clears: 'TaintToleration' },
+  { propose: proposeDeviceTolerations, clears: 'DynamicResources' },
+  { propose: proposeSelectorFixes, clears: 'NodeAffinity' },
+  { propose: proposeLabels, clears: 'NodeAffinity' },
+  { propose: proposeRelaxedTerms, clears: 'NodeAffinity' },
+  { propose: proposeSpreadPolicies, clears: 'PodTopologySpread' },
+  { propose: proposeRequests, clears: 'NodeResourcesFit' },
+  { propose: proposeDeviceCapacities, clears: 'DynamicResources' },
+  { propose: proposeUncordons, clears: 'NodeUnschedulable' },
+  { propose: proposePreemptions, clears: 'preemptible' },
 ];
+
+/** The plugins some generator's change clears a reason of. */
+const cleared: ReadonlySet<PluginName | 'preemptible'> = new Set(generators.map((g) => g.clears));
 
 const maxFixes = 5;
 /**
@@ -52,7 +60,35 @@ const perKind = 3;
 const perKindSecond = 2;
 
 function propose(input: FixInput, limit: number): Candidate[] {
-  return generators.flatMap((g) => g(input).sort((a, b) => b.nodes.length - a.nodes.length).slice(0, limit));
+  return generators.flatMap((g) => g.propose(input).sort((a, b) => b.nodes.length - a.nodes.length).slice(0, limit));
+}
+
+/**
+ * Whether a reason no fix clears holds the node named `name`: one of a plugin no generator's
+ * change clears (InterPodAffinity, NodePorts, the volume plugins), which preemption cannot
+ * resolve either (its code is UnschedulableAndUnresolvable, or the pod cannot preempt). A
+ * candidate is a change and at most one more from the generators, and none reads what such a
+ * reason depends on: a toleration, a request, an uncordon or a device's claim leaves a pod's
+ * anti-affinity where it was, and a node's labels are changed only where NodeAffinity alone
+ * fails. Such a node is freed by no fix, with a second change or without.
+ */
+export function heldNodes(ctx: RuleContext, judgement: Judgement): (name: string) => boolean {
+  const preempts = cleared.has('preemptible') && mayPreempt(ctx);
+  const at = positionsIn(ctx.nodes);
+  // Nodes of one class share their list of reasons: each list is looked at once.
+  const byReasons = new Map<readonly Reason[], boolean>();
+  return (name) => {
+    const i = at?.get(name);
+    const verdict = i === undefined ? undefined : judgement.nodes[i];
+    // The judgement holds the context's nodes in their order; where it does not, nothing is assumed.
+    if (verdict?.name !== name) return false;
+    let held = byReasons.get(verdict.reasons);
+    if (held === undefined) {
+      held = verdict.reasons.some((r) => !cleared.has(r.plugin) && !(preempts && r.code === 'Unschedulable'));
+      byReasons.set(verdict.reasons, held);
+    }
+    return held;
+  };
 }
 
 /** Owners whose pod template a change goes to, and where the template's pod spec is. */
@@ -149,16 +185,21 @@ export interface Proposed {
 const maxPodsToRead = 20;
 
 /**
- * `wholeReplays`: replay every candidate whole, even where no node's pods were read (unread.ts):
- * what the tests hold the shortcut to.
+ * `wholeReplays`: replay every candidate whole, even where no node's pods were read (unread.ts);
+ * `everyCandidate`: replay even a candidate whose every node a reason no fix clears holds
+ * (heldNodes). What the tests hold the shortcuts to.
  */
-export function proposeFixes(rules: readonly Rule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[], { wholeReplays = false } = {}): Proposed {
+export function proposeFixes(rules: readonly Rule[], ctx: RuleContext, judgement: Judgement, owners: readonly ObjectRef[], { wholeReplays = false, everyCandidate = false } = {}): Proposed {
   if (judgement.preFilter.length > 0 || judgement.nodes.some((n) => n.verdict === 'fits')) return { fixes: [], podsToRead: [] };
   const spec = specTarget({ namespace: ctx.pod.namespace, name: ctx.pod.name }, owners);
   const input: FixInput = { rules, ctx, judgement };
   const fixes = new Map<string, Fix>();
   const podsUnread: string[] = [];
+  const held = heldNodes(ctx, judgement);
   for (const candidate of propose(input, perKind)) {
+    // Every node of it held by a reason no fix clears: its replays would free none (a toleration
+    // of a taint on 500 nodes, each also refused by the pod's anti-affinity, replayed twice).
+    if (!everyCandidate && candidate.nodes.length > 0 && candidate.nodes.every(held)) continue;
     const found = firstConfirmed(rules, ctx, candidate, podsUnread, wholeReplays);
     if (!found) continue;
     const key = keyOf(found.changes);

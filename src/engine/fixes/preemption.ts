@@ -11,7 +11,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { isTerminating, podKey, priorityOf } from '../facts.js';
 import { toTime } from '../../snapshot/types.js';
 import { violatingPods, type BudgetRef } from '../story/preemption.js';
-import type { NodeFacts } from '../model.js';
+import type { NodeFacts, RuleContext } from '../model.js';
 import { failing, failures, nodeNamed } from './nodes.js';
 import { replay } from './replay.js';
 import type { Candidate, Change, FixInput } from './types.js';
@@ -55,11 +55,17 @@ function lowestPriority(nodes: readonly NodeFacts[]): number {
   return lowest;
 }
 
+/** Whether the pod may preempt some bound pod of the cluster: its policy allows it, and some pod ranks below it. */
+export function mayPreempt(ctx: RuleContext): boolean {
+  const pod = ctx.pod.pod;
+  return pod.spec?.preemptionPolicy !== 'Never' && lowestPriority(ctx.nodes) < priorityOf(pod);
+}
+
 export function proposePreemptions({ rules, ctx, judgement }: FixInput): Candidate[] {
   const pod = ctx.pod.pod;
   const priority = priorityOf(pod);
   // The summary of failures is shared with the other generators: asked before walking the nodes.
-  if (pod.spec?.preemptionPolicy === 'Never' || !failures(judgement).preemptible || lowestPriority(ctx.nodes) >= priority) return [];
+  if (!failures(judgement).preemptible || !mayPreempt(ctx)) return [];
   const budgetsKnown = !ctx.snapshot.gaps.some((g) => g.collection === 'podDisruptionBudgets');
   const out: Candidate[] = [];
   for (const verdict of failing(judgement)) {
