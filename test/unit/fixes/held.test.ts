@@ -1,8 +1,9 @@
 // A candidate whose every node is held by a reason no fix clears (a plugin no generator's change
 // reaches, which preemption cannot resolve either) is not replayed (fixes/index.ts heldNodes).
 // The fixes and the nodes to read must be those of replaying every candidate, in every scenario
-// and in clusters drawn at random where anti-affinity, host ports, taints, cordons, requests and
-// priorities meet; and the nodes called held must be those no fix can free.
+// and in clusters drawn at random where anti-affinity, host ports, taints, cordons, requests,
+// priorities and labelling fixes meet, every pod read or some nodes' only; and the nodes called
+// held must be those no fix can free.
 import fc from 'fast-check';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
@@ -16,8 +17,9 @@ import { readDump } from '../../../src/sources/dump/read.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';
 import { folderNames, readScenario, scenariosRoot } from '../../support/scenario-folders.js';
 
-function both(snapshot: Snapshot, target: V1Pod) {
-  const ctx = buildContext(snapshot, target);
+/** proposeFixes skipping held candidates and replaying every one; `podsReadOn`: a live read in stages that read only those nodes' pods. */
+function both(snapshot: Snapshot, target: V1Pod, podsReadOn?: string[]) {
+  const ctx = buildContext(podsReadOn ? { ...snapshot, podsReadOn } : snapshot, target);
   const judgement = judge(ruleSet.rules, ctx);
   return {
     skipping: proposeFixes(ruleSet.rules, ctx, judgement, []),
@@ -102,10 +104,12 @@ describe('candidates whose every node a reason no fix clears holds', () => {
 
   it('clusters drawn at random: the same fixes and nodes to read as replaying every candidate', () => {
     fc.assert(
-      fc.property(fc.array(nodeShape, { minLength: 1, maxLength: 6 }), targetShape, (shapes, shape) => {
+      fc.property(fc.array(nodeShape, { minLength: 1, maxLength: 6 }), targetShape, fc.option(fc.infiniteStream(fc.boolean())), (shapes, shape, coin) => {
         const target = targetOf(shape);
         const { nodes, pods } = clusterOf(shapes);
-        const { skipping, every } = both(snapshotOf({ nodes, pods: [...pods, target] }), target);
+        // All pods read, or, as a live read in stages leaves them, those of some nodes only.
+        const read = coin ? nodes.map((n) => n.metadata?.name ?? '').filter(() => coin.next().value) : undefined;
+        const { skipping, every } = both(snapshotOf({ nodes, pods: [...pods, target] }), target, read);
         expect(skipping).toEqual(every);
       }),
       { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
