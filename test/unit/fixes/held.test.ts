@@ -10,12 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { buildContext } from '../../../src/engine/context.js';
 import { heldNodes, proposeFixes } from '../../../src/engine/fixes/index.js';
 import { judge } from '../../../src/engine/judge.js';
-import { resolve } from '../../../src/engine/target.js';
 import { ruleSet } from '../../../src/messages/registry.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
-import { readDump } from '../../../src/sources/dump/read.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';
-import { folderNames, readScenario, scenariosRoot } from '../../support/scenario-folders.js';
+import { folderNames, scenarioPod, scenariosRoot } from '../../support/scenario-folders.js';
 
 /** proposeFixes skipping held candidates and replaying every one; `podsReadOn`: a live read in stages that read only those nodes' pods. */
 function both(snapshot: Snapshot, target: V1Pod, podsReadOn?: string[]) {
@@ -94,11 +92,9 @@ type TargetShape = typeof targetShape extends fc.Arbitrary<infer T> ? T : never;
 
 describe('candidates whose every node a reason no fix clears holds', () => {
   it.each(folderNames(scenariosRoot))('scenario %s: the same fixes and nodes to read as replaying every candidate', async (folder) => {
-    const { expected, dump } = readScenario<{ query: { namespace: string; name: string }; dump?: string }>(scenariosRoot, folder);
-    const snapshot = await readDump(dump, process.stdin);
-    const found = resolve(snapshot, expected.query);
-    if (found.found !== 'pod') return;
-    const { skipping, every } = both(snapshot, found.pod);
+    const found = await scenarioPod(scenariosRoot, folder);
+    if (!found) return;
+    const { skipping, every } = both(found.snapshot, found.pod);
     expect(skipping).toEqual(every);
   });
 

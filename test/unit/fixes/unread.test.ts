@@ -9,13 +9,11 @@ import { buildContext } from '../../../src/engine/context.js';
 import { proposeFixes } from '../../../src/engine/fixes/index.js';
 import { firstUnreadFits } from '../../../src/engine/fixes/unread.js';
 import { judge } from '../../../src/engine/judge.js';
-import { resolve } from '../../../src/engine/target.js';
 import { ruleSet } from '../../../src/messages/registry.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
-import { readDump } from '../../../src/sources/dump/read.js';
 import { node, pod, snapshotOf } from '../../support/builders.js';
 import { labelledNodes, selectingPod } from '../../support/node-affinity-arbitraries.js';
-import { folderNames, readScenario, scenariosRoot } from '../../support/scenario-folders.js';
+import { folderNames, scenarioPod, scenariosRoot } from '../../support/scenario-folders.js';
 
 /** proposeFixes with the shortcut and with whole replays, on `snapshot` read as `podsReadOn` says. */
 function both(snapshot: Snapshot, target: V1Pod, podsReadOn: string[]) {
@@ -34,12 +32,10 @@ function readings(names: string[]): string[][] {
 
 describe('fixes where no pod of a candidate was read', () => {
   it.each(folderNames(scenariosRoot))('scenario %s: the same fixes and nodes to read as whole replays', async (folder) => {
-    const { expected, dump } = readScenario<{ query: { namespace: string; name: string }; dump?: string }>(scenariosRoot, folder);
-    const snapshot = await readDump(dump, process.stdin);
-    const found = resolve(snapshot, expected.query);
-    if (found.found !== 'pod') return;
-    for (const read of readings(snapshot.objects.nodes.map((n) => n.metadata?.name ?? ''))) {
-      const { shortcut, whole } = both(snapshot, found.pod, read);
+    const found = await scenarioPod(scenariosRoot, folder);
+    if (!found) return;
+    for (const read of readings(found.snapshot.objects.nodes.map((n) => n.metadata?.name ?? ''))) {
+      const { shortcut, whole } = both(found.snapshot, found.pod, read);
       expect(shortcut).toEqual(whole);
     }
   });
