@@ -73,18 +73,19 @@ function propose(input: FixInput, limit: number): Candidate[] {
  * fails. Such a node is freed by no fix, with a second change or without.
  */
 export function heldNodes(ctx: RuleContext, judgement: Judgement): (name: string) => boolean {
-  const preempts = cleared.has('preemptible') && mayPreempt(ctx);
-  const at = positionsIn(ctx.nodes);
+  // Whether the pod may preempt walks every node's pods' priorities: asked only of a reason that needs it.
+  let preempts: boolean | undefined;
+  const resolvable = (code: string) => code === 'Unschedulable' && (preempts ??= cleared.has('preemptible') && mayPreempt(ctx));
   // Nodes of one class share their list of reasons: each list is looked at once.
   const byReasons = new Map<readonly Reason[], boolean>();
   return (name) => {
-    const i = at?.get(name);
+    const i = positionsIn(ctx.nodes)?.get(name);
     const verdict = i === undefined ? undefined : judgement.nodes[i];
     // The judgement holds the context's nodes in their order; where it does not, nothing is assumed.
     if (verdict?.name !== name) return false;
     let held = byReasons.get(verdict.reasons);
     if (held === undefined) {
-      held = verdict.reasons.some((r) => !cleared.has(r.plugin) && !(preempts && r.code === 'Unschedulable'));
+      held = verdict.reasons.some((r) => !cleared.has(r.plugin) && !resolvable(r.code));
       byReasons.set(verdict.reasons, held);
     }
     return held;
