@@ -70,7 +70,9 @@ function propose(input: FixInput, limit: number): Candidate[] {
  * candidate is a change and at most one more from the generators, and none reads what such a
  * reason depends on: a toleration, a request, an uncordon or a device's claim leaves a pod's
  * anti-affinity where it was, and a node's labels are changed only where NodeAffinity alone
- * fails. Such a node is freed by no fix, with a second change or without.
+ * fails. Such a node is freed by no fix, with a second change or without. Unlike a node the pod
+ * is pinned away from by name (nodes.ts), which no generator is shown at all, a held node stays
+ * in a candidate that frees others, and in its fix's list of nodes still blocked.
  */
 export function heldNodes(ctx: RuleContext, judgement: Judgement): (name: string) => boolean {
   // Whether the pod may preempt walks every node's pods' priorities: asked only of a reason that needs it.

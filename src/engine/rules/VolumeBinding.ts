@@ -24,6 +24,7 @@ import type {
 import type { CollectionName, Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../match/labelSelector.js';
 import { evaluateNodeSelector } from '../match/nodeSelector.js';
+import { hostnameKey } from '../match/pins.js';
 import { claimClassName, findClaim, findStorageClass, findVolume, isControlledBy, podClaimRefs, volumeClassName } from '../volumes.js';
 import type { FilterRule, NodeFacts, PodFacts, PreFilterOutcome, RuleReason, RuleContext } from '../model.js';
 import { oncePerCycle } from '../cycleState.js';
@@ -179,7 +180,7 @@ function localVolumeNodeNames(volume: V1PersistentVolume): string[] {
   for (const term of terms) {
     let nodes: Set<string> | undefined;
     for (const expression of term.matchExpressions ?? []) {
-      if (expression.key !== 'kubernetes.io/hostname' || expression.operator !== 'In') continue;
+      if (expression.key !== hostnameKey || expression.operator !== 'In') continue;
       const values = new Set(expression.values ?? []);
       nodes = nodes ? new Set([...nodes].filter((n) => values.has(n))) : values;
     }
