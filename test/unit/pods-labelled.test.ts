@@ -99,4 +99,14 @@ describe('findLabelledOnEveryNode', () => {
     expect(names(mayMatch(nodes[0]!.pods, ['app', '']))).toEqual(['x']);
     expect(names(mayMatch(nodes[0]!.pods, ['constructor', '']))).toEqual([]);
   });
+
+  it('a pod whose labels a dump holds as null carries none (found by malformed-dump.test.ts, seed 2025367169)', () => {
+    const a = bound('a', 'n1', { app: 'web' });
+    const unlabelled: V1Pod = { ...bound('nulled', 'n1'), metadata: { name: 'nulled', namespace: 'default', labels: null as unknown as Record<string, string> } };
+    const snapshot = snapshotOf({ nodes: [zoned('n1')], pods: [unlabelled, a] });
+    const nodes = nodeIndex(snapshot);
+    findLabelledOnEveryNode(snapshot, ['app', 'web'], 'zone');
+    expect(names(mayMatch(nodes[0]!.pods, ['app', 'web']))).toEqual(['a']);
+    expect(names(mayMatch([unlabelled, a], ['app', 'web']))).toEqual(['a']);
+  });
 });

@@ -46,7 +46,8 @@ function podsLabelled(pods: readonly V1Pod[], anchor: LabelAnchor): readonly V1P
     const pod = pods[i] as V1Pod;
     const labels = pod.metadata?.labels;
     // The value first (one read), then that it is the pod's own label, not an inherited property.
-    if (labels === undefined || labels[key] !== value || !Object.hasOwn(labels, key)) continue;
+    // A dump may hold `labels: null`: no labels, as the API server reads it.
+    if (labels == null || labels[key] !== value || !Object.hasOwn(labels, key)) continue;
     (carrying ??= []).push(pod);
   }
   const list = carrying ?? none;
@@ -97,7 +98,7 @@ export function findLabelledOnEveryNode(snapshot: Snapshot, anchor: LabelAnchor 
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i] as V1Pod;
     const labels = pod.metadata?.labels;
-    if (labels === undefined || labels[key] !== value || !Object.hasOwn(labels, key)) continue;
+    if (labels == null || labels[key] !== value || !Object.hasOwn(labels, key)) continue;
     const list = listOf.get(pod.spec?.nodeName ?? '');
     // A terminal pod, or the target of nodeIndexWithout, is on no list.
     if (list === undefined || !list.includes(pod)) continue;
