@@ -17,7 +17,7 @@ import { mayPreempt, proposePreemptions } from './preemption.js';
 import { proposeRelabels } from './relabel.js';
 import { replay, type Replay } from './replay.js';
 import { firstUnreadFits } from './unread.js';
-import { proposeRequests } from './request.js';
+import { cuttable, proposeRequests } from './request.js';
 import { proposeSelectorFixes } from './selector.js';
 import { proposeSpreadPolicies } from './spread.js';
 import { proposeTolerations } from './toleration.js';
@@ -32,9 +32,10 @@ export type { Change, Fix, FixCaution, FixClass, RequestPlace, SpecTarget } from
 /**
  * Every kind of candidate (classes.ts decides the order they are offered in), and the plugin
  * whose reasons its changes clear; preemption clears reasons of code Unschedulable, whichever
- * the plugin (preemption.ts).
+ * the plugin (preemption.ts). `frees`: on which nodes, when not on every node that plugin fails,
+ * judged from the node's reasons.
  */
-const generators: readonly { propose: (input: FixInput) => Candidate[]; clears: PluginName | 'preemptible' }[] = [
+const generators: readonly { propose: (input: FixInput) => Candidate[]; clears: PluginName | 'preemptible'; frees?: (reasons: readonly Reason[]) => boolean }[] = [
   { propose: proposeRelabels, clears: 'NodeAffinity' },
   { propose: proposeTolerations, clears: 'TaintToleration' },
   { propose: proposeDeviceTolerations, clears: 'DynamicResources' },
@@ -42,7 +43,7 @@ const generators: readonly { propose: (input: FixInput) => Candidate[]; clears: 
   { propose: proposeLabels, clears: 'NodeAffinity' },
   { propose: proposeRelaxedTerms, clears: 'NodeAffinity' },
   { propose: proposeSpreadPolicies, clears: 'PodTopologySpread' },
-  { propose: proposeRequests, clears: 'NodeResourcesFit' },
+  { propose: proposeRequests, clears: 'NodeResourcesFit', frees: cuttable },
   { propose: proposeDeviceCapacities, clears: 'DynamicResources' },
   { propose: proposeUncordons, clears: 'NodeUnschedulable' },
   { propose: proposePreemptions, clears: 'preemptible' },
@@ -50,6 +51,11 @@ const generators: readonly { propose: (input: FixInput) => Candidate[]; clears: 
 
 /** The plugins some generator's change clears a reason of. */
 const cleared: ReadonlySet<PluginName | 'preemptible'> = new Set(generators.map((g) => g.clears));
+
+/** Whether some generator's change clears `plugin`'s reasons on a node failing with `reasons`. */
+function clearedOn(plugin: PluginName, reasons: readonly Reason[]): boolean {
+  return generators.some((g) => g.clears === plugin && (g.frees?.(reasons) ?? true));
+}
 
 const maxFixes = 5;
 /**
@@ -65,12 +71,16 @@ function propose(input: FixInput, limit: number): Candidate[] {
 
 /**
  * Whether a reason no fix clears holds the node named `name`: one of a plugin no generator's
- * change clears (InterPodAffinity, NodePorts, the volume plugins), which preemption cannot
- * resolve either (its code is UnschedulableAndUnresolvable, or the pod cannot preempt). A
- * candidate is a change and at most one more from the generators, and none reads what such a
- * reason depends on: a toleration, a request, an uncordon or a device's claim leaves a pod's
- * anti-affinity where it was, and a node's labels are changed only where NodeAffinity alone
- * fails. Such a node is freed by no fix, with a second change or without. Unlike a node the pod
+ * change clears (InterPodAffinity, NodePorts, the volume plugins), or of NodeResourcesFit where
+ * a request cut sized to the node would not free it (a request above its allocatable: the pod
+ * asks for another size of node), which preemption cannot resolve either (its code is
+ * UnschedulableAndUnresolvable, or the pod cannot preempt). A candidate is a change and at most
+ * one more from the generators, and none reads what such a reason depends on: a toleration, a
+ * request, an uncordon or a device's claim leaves a pod's anti-affinity where it was, and a
+ * node's labels are changed only where NodeAffinity alone fails. A request cut is sized to a
+ * node of the candidate it completes, which a cut frees (request.ts), so a candidate whose
+ * every node is held has none to size it to. Such a node is freed by no fix, with a second
+ * change or without. Unlike a node the pod
  * is pinned away from by name (nodes.ts), which no generator is shown at all, a held node stays
  * in a candidate that frees others, and in its fix's list of nodes still blocked.
  */
@@ -87,7 +97,8 @@ export function heldNodes(ctx: RuleContext, judgement: Judgement): (name: string
     if (verdict?.name !== name) return false;
     let held = byReasons.get(verdict.reasons);
     if (held === undefined) {
-      held = verdict.reasons.some((r) => !cleared.has(r.plugin) && !resolvable(r.code));
+      const reasons = verdict.reasons;
+      held = reasons.some((r) => !clearedOn(r.plugin, reasons) && !resolvable(r.code));
       byReasons.set(verdict.reasons, held);
     }
     return held;

@@ -103,6 +103,16 @@ function cutOn(reasons: readonly Reason[]): number {
   return short === 0 ? Number.NaN : cut;
 }
 
+/**
+ * Whether a request cut sized to this node would free it: every shortfall is of cpu or memory,
+ * with room left on a node that could hold the pod. A node failing otherwise (a request above
+ * its allocatable, no room at all, pods or an extended resource short) is freed by a cut only
+ * when the cut is sized to another node of the same candidate, which is then cuttable itself.
+ */
+export function cuttable(reasons: readonly Reason[]): boolean {
+  return !Number.isNaN(cutOn(reasons));
+}
+
 /** The free amounts a node offers (its slot), in its reasons' order. */
 function slotOf(reasons: readonly Reason[]): InsufficientResourceDetail[] {
   return reasons.map((r) => r.detail).filter((d): d is InsufficientResourceDetail => d.kind === 'insufficientResource');

@@ -2,8 +2,9 @@
 // reaches, which preemption cannot resolve either) is not replayed (fixes/index.ts heldNodes).
 // The fixes and the nodes to read must be those of replaying every candidate, in every scenario
 // and in clusters drawn at random where anti-affinity, host ports, taints, cordons, requests,
-// priorities and labelling fixes meet, every pod read or some nodes' only; and the nodes called
-// held must be those no fix can free.
+// priorities and labelling fixes meet (requests above some nodes' allocatable, or every node's,
+// among them), every pod read or some nodes' only; and the nodes called held must be those no
+// fix can free.
 import fc from 'fast-check';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ const nodeShape = fc.record({
   cordoned: fc.boolean(),
   zone: fc.constantFrom('a', 'b'),
   disk: fc.constantFrom(undefined, 'ssd', 'hdd'),
-  cpu: fc.constantFrom('2', '4'),
+  cpu: fc.constantFrom('1', '2', '4'),
   pods: fc.array(fc.record({ app: fc.constantFrom('db', 'web'), priority: fc.constantFrom(0, 100), hostPort: fc.boolean(), cpu: fc.constantFrom('500m', '1500m') }), { maxLength: 2 }),
 });
 
@@ -54,7 +55,8 @@ const targetShape = fc.record({
   nodeAffinity: fc.constantFrom(undefined, 'disk=ssd', 'zone notin (a)'),
   hostPort: fc.boolean(),
   tolerates: fc.boolean(),
-  cpu: fc.constantFrom('1', '2500m'),
+  // Above a 2-cpu node's allocatable, and above every node's.
+  cpu: fc.constantFrom('1', '2500m', '4500m'),
   priority: fc.constantFrom(0, 50, 1000),
   never: fc.boolean(),
 });
@@ -117,10 +119,10 @@ describe('candidates whose every node a reason no fix clears holds', () => {
   const nodes = [node('node-0').taint('dedicated', 'gpu', 'NoSchedule').obj(), node('node-1').cordon().obj(), node('node-2').allocatable({ cpu: '1' }).obj()];
   const dbPods = (priority: number) => nodes.map((n, i) => pod(`db-${i}`).labels({ app: 'db' }).req({ cpu: '500m' }).with(prioritized(priority)).on(n.metadata?.name ?? '').obj());
 
-  function held(target: V1Pod, bound: V1Pod[]): string[] {
-    const ctx = buildContext(snapshotOf({ nodes, pods: [...bound, target] }), target);
+  function held(target: V1Pod, bound: V1Pod[], on: V1Node[] = nodes): string[] {
+    const ctx = buildContext(snapshotOf({ nodes: on, pods: [...bound, target] }), target);
     const isHeld = heldNodes(ctx, judge(ruleSet.rules, ctx));
-    return nodes.map((n) => n.metadata?.name ?? '').filter(isHeld);
+    return on.map((n) => n.metadata?.name ?? '').filter(isHeld);
   }
 
   it('anti-affinity to pods of the same priority holds every node: no change reaches it, and nothing can be preempted', () => {
@@ -137,5 +139,22 @@ describe('candidates whose every node a reason no fix clears holds', () => {
 
   it('taints, cordons and requests alone hold nothing: a generator clears each', () => {
     expect(held(pod('t').req({ cpu: '1' }).obj(), dbPods(0))).toEqual([]);
+  });
+
+  // A request above a node's allocatable asks for another size of node: no cut sized to that
+  // node is advice, and from 1.30 the scheduler does not preempt for it. A node with room left
+  // for a smaller request is not held: a cut sized to it may free the larger node too.
+  const sizes = [node('small').allocatable({ cpu: '2' }).taint('dedicated', 'gpu', 'NoSchedule').obj(), node('large').allocatable({ cpu: '8' }).taint('dedicated', 'gpu', 'NoSchedule').obj()];
+  const busy = pod('busy').req({ cpu: '6' }).on('large').obj();
+
+  it('a request above a node\'s allocatable holds that node; one with room for a cut does not', () => {
+    expect(held(pod('t').req({ cpu: '3' }).with(prioritized(1000)).obj(), [busy], sizes)).toEqual(['small']);
+  });
+
+  it('above every node\'s allocatable: every node held, and no fix offered', () => {
+    const target = pod('t').req({ cpu: '9' }).obj();
+    expect(held(target, [busy], sizes)).toEqual(['small', 'large']);
+    const ctx = buildContext(snapshotOf({ nodes: sizes, pods: [busy, target] }), target);
+    expect(proposeFixes(ruleSet.rules, ctx, judge(ruleSet.rules, ctx), [], { everyCandidate: true }).fixes).toEqual([]);
   });
 });
