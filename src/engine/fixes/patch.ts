@@ -12,6 +12,7 @@ import { formatMilli, formatResource } from '../quantity/index.js';
 import { requestRulesFor } from '../release.js';
 import type { RequestRules } from '../resources/requests.js';
 import type { Change } from './types.js';
+import { sameLowestPriority } from './lowestPriority.js';
 
 
 function containerOf(pod: V1Pod, list: 'containers' | 'initContainers', name: string): V1Container | undefined {
@@ -122,10 +123,14 @@ function nodesTouched(change: Change): string[] {
   return [];
 }
 
-/** A copy of `pod` with the changes to its spec made (the same object when there are none). */
+/**
+ * A copy of `pod` with the changes to its spec made (the same object when there are none). Only
+ * the spec is copied deep, the only part a change edits: a pod as served carries kilobytes of
+ * managedFields, and a request cut copies the pod once per step.
+ */
 export function podWith(pod: V1Pod, changes: readonly Change[]): V1Pod {
   if (!changes.some(editsPodSpec)) return pod;
-  const copy = structuredClone(pod);
+  const copy: V1Pod = pod.spec ? { ...pod, spec: structuredClone(pod.spec) } : { ...pod };
   for (const change of changes) patchPod(copy, change);
   return copy;
 }
@@ -223,6 +228,7 @@ function patchedNodes(ctx: RuleContext, edits: NodeChanges): { objects: NodeReco
     });
   } else for (let i = 0; i < objects.length; i++) patch(i); // a name repeated: every node, as each may be it
   samePositions(ctx.nodes, outFacts);
+  if (edits.removed.size === 0) sameLowestPriority(ctx.nodes, outFacts);
   return { objects: outObjects, facts: outFacts };
 }
 

@@ -11,8 +11,9 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { isTerminating, podKey, priorityOf } from '../facts.js';
 import { toTime } from '../../snapshot/types.js';
 import { violatingPods, type BudgetRef } from '../story/preemption.js';
-import type { NodeFacts, RuleContext } from '../model.js';
+import type { RuleContext } from '../model.js';
 import { failing, failures, nodeNamed } from './nodes.js';
+import { lowestPriority } from './lowestPriority.js';
 import { replay } from './replay.js';
 import type { Candidate, Change, FixInput } from './types.js';
 
@@ -37,22 +38,6 @@ function victim(pod: V1Pod, budgets: ReadonlyMap<string, BudgetRef[]>): { namesp
     // Already being deleted: nobody need delete it again (no command names it).
     ...(isTerminating(pod) ? { terminating: true as const } : {}),
   };
-}
-
-// The lowest priority of a pod on any of the nodes, once per list: when no bound pod ranks below
-// the pod (every pod at priority 0, the common case), nothing can be preempted anywhere, known
-// without walking 4,500 failing nodes.
-const lowestOf = new WeakMap<readonly NodeFacts[], number>();
-
-function lowestPriority(nodes: readonly NodeFacts[]): number {
-  let lowest = lowestOf.get(nodes);
-  if (lowest === undefined) {
-    lowest = Infinity;
-    // Indexed: the first pass of a process over 5,000 nodes runs in the interpreter.
-    for (let i = 0; i < nodes.length; i++) lowest = Math.min(lowest, (nodes[i] as NodeFacts).lowestPriority);
-    lowestOf.set(nodes, lowest);
-  }
-  return lowest;
 }
 
 /** Whether the pod may preempt some bound pod of the cluster: its policy allows it, and some pod ranks below it. */
