@@ -10,7 +10,8 @@
 //      for beside the nodes (cluster-autoscaler's status ConfigMap, Karpenter's NodePools and
 //      NodeClaims, the scheduler's activity elsewhere: reads/autoscalers.ts), then the pods
 //      that can change a verdict (reads/nodePods.ts), namespace labels where selectors read them,
-//      and for a pending preemption the nominated node's pods and their budgets.
+//      for a pending preemption the nominated node's pods, and the PodDisruptionBudgets of the
+//      namespaces of the pods read that rank below the pod, when it may preempt.
 // A 403 on anything but the target becomes a gap naming the permission, and reading goes on.
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { planReads, rules } from '../../engine/readPlan.js';
@@ -63,7 +64,8 @@ async function aroundPod(reader: LiveReader, nodePods: NodePods, pod: V1Pod): Pr
   // the snapshot when asked, so the nodes read since it was made count.
   const [podsRead] = await Promise.all([nodePods.podsThatMatter(pod, staged), staged.namespaces ? namespaces(reader) : undefined]);
   if (staged.ownNamespace()) await ownNamespace(reader, pod);
-  if (staged.nominatedNode) await nodePods.nominatedNode(pod, staged.nominatedNode, podsRead);
+  if (staged.nominatedNode) await nodePods.nominatedNode(staged.nominatedNode, podsRead);
+  await nodePods.budgetsOfLowerPods(pod);
 }
 
 function readerFor(config: LiveConfig, progress: ((line: string) => void) | undefined, options: ReadLiveOptions): LiveReader {

@@ -1,12 +1,13 @@
 // readLive for the stories the objects tell: a pending preemption reads the nominated node's
-// pods and the budgets of its lower-priority pods' namespaces (a 403 there is a gap, never "no
-// budget"); a pod never admitted reads the owner that reports it and the namespace's quotas.
+// pods, and a pod that may preempt the budgets of its lower-priority pods' namespaces (a 403
+// there is a gap, never "no budget"); a pod never admitted reads the owner that reports it and
+// the namespace's quotas.
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../../src/engine/diagnosis.js';
 import { ruleSet } from '../../../src/messages/registry.js';
-import { readLive } from '../../../src/sources/live/readPod.js';
+import { readLive, readPodsOn } from '../../../src/sources/live/readPod.js';
 import type { Snapshot } from '../../../src/snapshot/types.js';
 import { node, pod } from '../../support/builders.js';
 import { configFor, type FakeApiServer } from './fake-apiserver.js';
@@ -88,6 +89,99 @@ describe('a pending preemption', () => {
       cause: 'forbidden',
       permission: { verb: 'list', resource: 'poddisruptionbudgets.policy', scope: 'namespace batch' },
     });
+  });
+});
+
+// checkout (priority 1000) is refused by both nodes on cpu, with no nomination yet: preemption
+// can free n1 by removing one of two pods of priority 0, in namespaces batch and cache. Without
+// budgets the later-started one (cache's) goes; cache's budget allows no disruption, so the
+// scheduler reprieves it first and batch's goes instead. n2 runs a pod of higher priority.
+function mayPreemptCase(namespaces = ['batch', 'cache'], protectedIn = ['cache']): Objects {
+  const target = pod('checkout', 'shop')
+    .req({ cpu: '3' })
+    .with(withPriority(1000))
+    .with((p) => {
+      p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/2 nodes are available: 2 Insufficient cpu.' }] };
+    })
+    .obj();
+  const low = namespaces.map((ns, i) =>
+    pod(`low-${i}`, ns)
+      .labels({ app: 'low' })
+      .req({ cpu: '1' })
+      .on('n1')
+      .with(withPriority(0))
+      .with((p) => {
+        p.status = { ...p.status, startTime: new Date(Date.UTC(2026, 11, 1, 7, i)) };
+      })
+      .obj(),
+  );
+  return {
+    pods: [target, ...low, pod('db-0', 'prod').req({ cpu: '2' }).on('n2').with(withPriority(2000)).obj()],
+    nodes: [node('n1').allocatable({ cpu: '4' }).obj(), node('n2').allocatable({ cpu: '4' }).obj()],
+    events: [],
+    limitranges: [],
+    resourcequotas: [],
+    priorityclasses: [],
+    poddisruptionbudgets: protectedIn.map((ns) => ({ metadata: { name: 'low-pdb', namespace: ns }, spec: { selector: { matchLabels: { app: 'low' } } }, status: { disruptionsAllowed: 0 } })),
+  };
+}
+
+const budgetReads = (server: FakeApiServer) => paths(server).filter((p) => p.includes('poddisruptionbudgets'));
+
+describe('a pod that may preempt', () => {
+  it('reads the budgets of the namespaces of the lower-priority pods read, so the fix names the scheduler\'s victims', async () => {
+    const server = await cluster(mayPreemptCase());
+    const snapshot = await readLive(configFor(server.url), { namespace: 'shop', name: 'checkout' });
+    expect(budgetReads(server)).toEqual(['/apis/policy/v1/namespaces/batch/poddisruptionbudgets?limit=500', '/apis/policy/v1/namespaces/cache/poddisruptionbudgets?limit=500']);
+    const preempt = diagnosis(snapshot, 'shop', 'checkout').fixes.flatMap((f) => f.changes).find((c) => c.kind === 'preempt');
+    expect(preempt).toMatchObject({ node: 'n1', budgetsKnown: true, victims: [{ namespace: 'batch', name: 'low-0', priority: 0 }] });
+  });
+
+  it('a 403 on a namespace\'s budgets: a gap, and the fix says the scheduler may pick other victims', async () => {
+    const server = await cluster(mayPreemptCase(), ['/apis/policy/v1/namespaces/cache/poddisruptionbudgets']);
+    const snapshot = await readLive(configFor(server.url), { namespace: 'shop', name: 'checkout' });
+    const d = diagnosis(snapshot, 'shop', 'checkout');
+    expect(d.fixes.flatMap((f) => f.changes).find((c) => c.kind === 'preempt')).toMatchObject({ budgetsKnown: false });
+    expect(d.gaps).toContainEqual({ collection: 'podDisruptionBudgets', cause: 'forbidden', permission: { verb: 'list', resource: 'poddisruptionbudgets.policy', scope: 'namespace cache' } });
+  });
+
+  it('many namespaces: one list of every budget, each namespace\'s only when that is refused', async () => {
+    const many = Array.from({ length: 10 }, (_, i) => `team-${i}`);
+    const server = await cluster(mayPreemptCase(many, many));
+    const snapshot = await readLive(configFor(server.url), { namespace: 'shop', name: 'checkout' });
+    expect(budgetReads(server)).toEqual(['/apis/policy/v1/poddisruptionbudgets?limit=500']);
+    expect(snapshot.objects.podDisruptionBudgets).toHaveLength(10);
+    const refused = await cluster(mayPreemptCase(many, many), ['/apis/policy/v1/poddisruptionbudgets']);
+    const again = await readLive(configFor(refused.url), { namespace: 'shop', name: 'checkout' });
+    expect(budgetReads(refused)).toHaveLength(11);
+    expect(again.objects.podDisruptionBudgets).toHaveLength(10);
+    expect(again.gaps).toEqual([]);
+  });
+
+  it('a follow-up read of skipped nodes reads the budgets of the namespaces it finds, and no other again', async () => {
+    const objects = mayPreemptCase(['batch']);
+    objects.nodes?.push(node('n3').allocatable({ cpu: '4' }).taint('dedicated', 'ml', 'NoSchedule').obj());
+    objects.pods?.push(pod('trainer-0', 'ml').req({ cpu: '3' }).on('n3').with(withPriority(0)).obj(), pod('cache-0', 'batch').req({ cpu: '1' }).on('n3').with(withPriority(0)).obj());
+    const server = await cluster(objects);
+    const config = configFor(server.url);
+    const earlier = await readLive(config, { namespace: 'shop', name: 'checkout' });
+    expect(budgetReads(server)).toEqual(['/apis/policy/v1/namespaces/batch/poddisruptionbudgets?limit=500']);
+    const target = earlier.objects.pods.find((p) => p.metadata?.name === 'checkout') as V1Pod;
+    await readPodsOn(config, earlier, target, ['n3']);
+    expect(budgetReads(server)).toEqual(['/apis/policy/v1/namespaces/batch/poddisruptionbudgets?limit=500', '/apis/policy/v1/namespaces/ml/poddisruptionbudgets?limit=500']);
+  });
+
+  it('preemptionPolicy Never, or no pod of lower priority: no budget is read', async () => {
+    const never = mayPreemptCase();
+    (never.pods?.[0] as V1Pod).spec!.preemptionPolicy = 'Never';
+    const server = await cluster(never);
+    await readLive(configFor(server.url), { namespace: 'shop', name: 'checkout' });
+    expect(budgetReads(server)).toEqual([]);
+    const equal = mayPreemptCase();
+    (equal.pods?.[0] as V1Pod).spec!.priority = 0;
+    const other = await cluster(equal);
+    await readLive(configFor(other.url), { namespace: 'shop', name: 'checkout' });
+    expect(budgetReads(other)).toEqual([]);
   });
 });
 

@@ -4,8 +4,8 @@
 // ReadWriteOncePod claims whose users block the pod, and the nodes whose volumes are counted.
 // Few candidates: one fieldSelector read per node; many: one paged read of every non-terminal
 // pod, a few namespaces at once. A pod whose every node fails on node objects alone costs no
-// pod read at all. Also the pods nominated to a node (they hold room there) and, for a pending
-// preemption, the nominated node's pods and their budgets.
+// pod read at all. Also the pods nominated to a node (they hold room there), for a pending
+// preemption the nominated node's pods, and the budgets of the pods the pod may preempt.
 import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { planReads, podClaimRefs, priorityOf, rules, type ReadPlan } from '../../../engine/readPlan.js';
 import type { NodeRecord } from '../../../snapshot/types.js';
@@ -22,6 +22,18 @@ const namespaceReadsAtOnce = 4;
 const everyPodQuery = { fieldSelector: `spec.nodeName!=,${nonTerminal}` };
 
 type Selection = ReadPlan['selections'][number];
+
+/** Up to this many namespaces, their budgets are listed one namespace each (what a namespace-only role allows). */
+const budgetNamespacesOneByOne = 8;
+
+/** The namespaces of the bound pods ranking below `pod`, when it may preempt (its policy is not Never). */
+function lowerPriorityNamespaces(pod: V1Pod, pods: readonly V1Pod[]): Set<string> {
+  const namespaces = new Set<string>();
+  if (pod.spec?.preemptionPolicy === 'Never') return namespaces;
+  const priority = priorityOf(pod);
+  for (const p of pods) if (p.spec?.nodeName && priorityOf(p) < priority) namespaces.add(namespaceOf(p));
+  return namespaces;
+}
 
 export class NodePods {
   private nodesListed: Promise<void> | undefined;
@@ -123,25 +135,44 @@ export class NodePods {
     const todo = nodes.filter((n) => !(reader.podsReadOn ?? []).includes(n));
     if (todo.length === 0) return;
     reader.progress(`reading the pods of ${todo.length} more node${todo.length === 1 ? '' : 's'} to confirm a fix`);
+    // The first read listed the budgets of the namespaces it had found lower-priority pods in.
+    const listed = lowerPriorityNamespaces(target, reader.objects.pods);
     await Promise.all(todo.map((node) => this.podsOnNode(node)));
     // Room nominated pods hold on those nodes counts against the fix too (the first read skipped
     // it when node objects ruled out every node).
     await Promise.all([this.neighbourVolumes(planReads(rules, target, reader.snapshot()), todo), this.nominatedPods(target)]);
     reader.podsReadOn = [...(reader.podsReadOn ?? []), ...todo];
+    await this.budgetsOfLowerPods(target, listed);
+  }
+
+  /** PreemptionPending: the nominated node's pods (the victims and those preemption cannot touch). */
+  async nominatedNode(nominated: string, podsRead: Set<string> | 'all'): Promise<void> {
+    if (podsRead !== 'all' && !podsRead.has(nominated)) await this.podsOnNode(nominated);
   }
 
   /**
-   * PreemptionPending: the nominated node's pods (the victims and those preemption cannot
-   * touch), and the PodDisruptionBudgets of the namespaces of its lower-priority pods.
+   * The PodDisruptionBudgets of the namespaces whose bound pods, as read, rank below the pod,
+   * when it may preempt: DefaultPreemption reprieves the victims a budget protects first, so a
+   * preemption (a pending one's story, a fix that removes pods) names the scheduler's victims
+   * only with them; a 403 is a gap, and the story and the fix say the victims may differ.
+   * `listed`: namespaces whose budgets were read already. Many namespaces: one LIST of every
+   * budget (small objects), each namespace's only if that is refused.
    */
-  async nominatedNode(pod: V1Pod, nominated: string, podsRead: Set<string> | 'all'): Promise<void> {
+  async budgetsOfLowerPods(pod: V1Pod, listed: ReadonlySet<string> = new Set()): Promise<void> {
     const reader = this.reader;
-    if (podsRead !== 'all' && !podsRead.has(nominated)) await this.podsOnNode(nominated);
-    const priority = priorityOf(pod);
-    const lower = reader.objects.pods.filter((p) => p.spec?.nodeName === nominated && priorityOf(p) < priority && !p.metadata?.deletionTimestamp);
-    const namespaces = [...new Set(lower.map(namespaceOf))].sort();
+    const namespaces = [...lowerPriorityNamespaces(pod, reader.objects.pods)].filter((n) => !listed.has(n)).sort();
     if (namespaces.length === 0) return;
-    reader.progress(`reading the disruption budgets of ${namespaces.length} namespace${namespaces.length === 1 ? '' : 's'} with pods on ${nominated}`);
+    reader.progress(`reading the disruption budgets of ${namespaces.length} namespace${namespaces.length === 1 ? '' : 's'} with pods of lower priority`);
+    if (namespaces.length > budgetNamespacesOneByOne) {
+      const wanted = new Set(namespaces);
+      try {
+        const every = await reader.transport.list<Meta>({ path: pathOf(resources.podDisruptionBudgets, undefined), what: 'listing pod disruption budgets' });
+        reader.add('podDisruptionBudgets', every.filter((b) => wanted.has(namespaceOf(b))));
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiStatusError)) throw error;
+      }
+    }
     await Promise.all(namespaces.map((n) => reader.list(resources.podDisruptionBudgets, n, `listing pod disruption budgets in namespace ${n}`)));
   }
 
