@@ -1,4 +1,4 @@
-// npm run bench:live -- --nodes N --pods M [--json FILE] [--runs 3] [--no-write] [--peer BINARY | --no-peer]
+// npm run bench:live -- [--nodes N --pods M] [--json FILE] [--runs 3] [--no-write] [--peer BINARY | --no-peer]
 //                       [--against OTHER/bin/kubectl-why_pending ...]
 //                       [--incident N] [--skew] [--stop-control-loops] [--gogc 50|100]
 // Starts the project's test control plane (test/e2e/harness; binaries built or reused), seeds
@@ -7,6 +7,7 @@
 // case and the references (`kubectl get nodes -o json`, a raw paged LIST of every pod). Reports
 // medians, peak RSS (/usr/bin/time) and requests by kind (the apiserver's audit log: why-pending
 // runs as an audited user), checks every answer, and writes BENCHMARKS.md. Not part of npm test.
+// Without --nodes and --pods: 5,000 nodes and 50,000 pods, the run at the top of BENCHMARKS.md.
 //
 // --incident N: N more pending pods of 20 causes in 8 namespaces (test/bench/live/incident.ts),
 //   and a cordoned pool; once the scheduler has judged them, `kubectl why-pending -A -o json`
@@ -56,8 +57,8 @@ const benchUser = 'bench';
 
 const { values: args } = parseArgs({
   options: {
-    nodes: { type: 'string', default: '500' },
-    pods: { type: 'string', default: '5000' },
+    nodes: { type: 'string', default: '5000' },
+    pods: { type: 'string', default: '50000' },
     json: { type: 'string' },
     runs: { type: 'string', default: '3' },
     'no-write': { type: 'boolean', default: false },
