@@ -81,9 +81,9 @@ function propose(input: FixInput, limit: number): Candidate[] {
  * node's labels are changed only where NodeAffinity alone fails. A request cut is sized to a
  * node of the candidate it completes, which a cut frees (request.ts), so a candidate whose
  * every node is held has none to size it to. Such a node is freed by no fix, with a second
- * change or without. Unlike a node the pod
- * is pinned away from by name (nodes.ts), which no generator is shown at all, a held node stays
- * in a candidate that frees others, and in its fix's list of nodes still blocked.
+ * change or without. Unlike a node the pod is pinned away from by name (nodes.ts), which no
+ * generator is shown at all, a held node stays in a candidate that frees others, and in its
+ * fix's list of nodes still blocked.
  */
 export function heldNodes(ctx: RuleContext, judgement: Judgement): (name: string) => boolean {
   // Whether the pod may preempt walks every node's pods' priorities: asked only of a reason that needs it.
